@@ -1,0 +1,128 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// netvigil: reachability and TLS-trust monitoring agent for Linux.
+/// Module map (data flows top to bottom) is in README.md and DEVELOPERS.md.
+let package = Package(
+    name: "NetVigil",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "netvigil", targets: ["netvigil"]),
+        .library(name: "NetVigilStore", targets: ["NetVigilStore"]),
+        .library(name: "NetVigilAgent", targets: ["NetVigilAgent"]),
+        .library(name: "NetVigilFeed", targets: ["NetVigilFeed"]),
+        .library(name: "NetVigilTrust", targets: ["NetVigilTrust"]),
+        .library(name: "NetVigilReachability", targets: ["NetVigilReachability"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    ],
+    targets: [
+        // MARK: Store
+        .target(
+            name: "NetVigilStore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // MARK: Agent
+        .target(
+            name: "NetVigilAgent",
+            dependencies: [
+                "NetVigilStore",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // MARK: Feed
+        .target(
+            name: "NetVigilFeed",
+            dependencies: [
+                "NetVigilAgent",
+                "NetVigilStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // MARK: Trust
+        .target(
+            name: "COpenSSL",
+            path: "Sources/COpenSSL",
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
+        ),
+        .target(
+            name: "NetVigilTrust",
+            dependencies: ["COpenSSL"]
+        ),
+        .executableTarget(
+            name: "TrustBenchmarks",
+            dependencies: ["NetVigilTrust"],
+            path: "Benchmarks/TrustBenchmarks"
+        ),
+        // MARK: Reachability
+        .systemLibrary(
+            name: "CLibMNL",
+            path: "Sources/CLibMNL",
+            pkgConfig: "libmnl",
+            providers: [.apt(["libmnl-dev"])]
+        ),
+        .target(
+            name: "CNetlink",
+            dependencies: ["CLibMNL"],
+            path: "Sources/CNetlink"
+        ),
+        .target(
+            name: "NetVigilReachability",
+            dependencies: [
+                "CNetlink",
+                "CLibMNL",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "ReachabilityBenchmarks",
+            dependencies: ["NetVigilReachability", "CNetlink"],
+            path: "Benchmarks/ReachabilityBenchmarks"
+        ),
+        // MARK: CLI
+        .executableTarget(
+            name: "netvigil",
+            dependencies: [
+                "NetVigilAgent",
+                "NetVigilStore",
+                "NetVigilFeed",
+                "NetVigilTrust",
+                "NetVigilReachability",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // MARK: Tests
+        .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilStore"]),
+        .testTarget(name: "NetVigilTrustTests", dependencies: ["NetVigilTrust"]),
+        .testTarget(name: "NetVigilAgentTests", dependencies: ["NetVigilAgent"]),
+        .testTarget(
+            name: "NetVigilFeedTests",
+            dependencies: [
+                "NetVigilFeed",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(name: "NetVigilCLITests", dependencies: ["NetVigilStore"]),
+        .testTarget(name: "NetVigilReachabilityTests", dependencies: ["NetVigilReachability", "CNetlink"]),
+    ]
+)

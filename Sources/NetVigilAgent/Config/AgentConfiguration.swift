@@ -1,0 +1,76 @@
+import Foundation
+import Yams
+
+/// The whole netvigil configuration, one property per YAML section.
+public struct AgentConfiguration: Sendable {
+    public var storage: StorageSection
+    public var feed: FeedSection
+    public var log: LogSection
+
+    /// Top-level keys accepted in the document.
+    static let sectionKeys = [StorageSection.key, FeedSection.key, LogSection.key]
+
+    /// The defaults (also what the embedded configuration yields).
+    public init() {
+        storage = StorageSection()
+        feed = FeedSection()
+        log = LogSection()
+    }
+
+    /// Parses a YAML document; `file` is used in error messages.
+    public init(yaml: String, file: String) throws {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: yaml)
+        } catch let error as YamlError {
+            throw ConfigError.fromYams(error, file: file)
+        }
+        self.init()
+        guard let node else { return }
+        let root = try ConfigValue(node: node, path: "", file: file).mapping(allowedKeys: Self.sectionKeys)
+        storage = try .read(from: root)
+        feed = try .read(from: root)
+        log = try .read(from: root)
+    }
+
+    /// Loads and validates a configuration file.
+    public static func load(path: String) throws -> AgentConfiguration {
+        let name = (path as NSString).lastPathComponent
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ConfigError(file: path, keyPath: "", message: "no such file")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(file: path, keyPath: "", message: "cannot read file (permission denied?)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(file: name, keyPath: "", message: "file is not UTF-8 text")
+        }
+        return try AgentConfiguration(yaml: text, file: name)
+    }
+
+    /// The built-in configuration used by `netvigil run` without `--config`.
+    public static let embeddedYAML = """
+        # netvigil built-in configuration (used when no --config is given).
+        storage:
+          path: .netvigil/netvigil.sqlite
+          retention: 30d
+        feed:
+          listen: 127.0.0.1:9337
+        log:
+          level: info
+        """
+}
+
+extension ConfigError {
+    /// Converts a Yams syntax error into a located configuration error.
+    static func fromYams(_ error: YamlError, file: String) -> ConfigError {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _):
+            return ConfigError(file: file, line: mark.line, column: mark.column, keyPath: "", message: "YAML syntax error: \(problem)")
+        case .composer(_, let problem, let mark, _):
+            return ConfigError(file: file, line: mark.line, column: mark.column, keyPath: "", message: "YAML error: \(problem)")
+        default:
+            return ConfigError(file: file, keyPath: "", message: "YAML error: \(error)")
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// A configuration problem, located by file, line, column and key path.
+///
+/// Its description is the one line an operator sees, e.g.
+/// `netvigil.yml:12:5: storage.retention: expected a duration like 30d, got "forever"`.
+public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// File name as given by the operator (or `<embedded>` for the built-in default).
+    public var file: String
+    /// 1-based line, when known.
+    public var line: Int?
+    /// 1-based column, when known.
+    public var column: Int?
+    /// Dotted key path such as `storage.retention`; empty for the document itself.
+    public var keyPath: String
+    /// What is wrong, and what was expected.
+    public var message: String
+
+    public init(file: String, line: Int? = nil, column: Int? = nil, keyPath: String, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.keyPath = keyPath
+        self.message = message
+    }
+
+    public var description: String {
+        var location = file
+        if let line {
+            location += ":\(line)"
+            if let column { location += ":\(column)" }
+        }
+        return keyPath.isEmpty ? "\(location): \(message)" : "\(location): \(keyPath): \(message)"
+    }
+}

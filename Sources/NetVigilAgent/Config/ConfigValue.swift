@@ -1,0 +1,171 @@
+import Yams
+
+/// One node of a configuration document, with the key path and position needed for error messages.
+///
+/// Section types read their settings through this type so that every error names
+/// file, line, column and key path the same way.
+public struct ConfigValue: @unchecked Sendable {
+    // `Yams.Node` is an immutable value tree; it is only not annotated Sendable.
+    let node: Node
+    /// Dotted key path, e.g. `feed.listen`.
+    public let path: String
+    /// File name used in messages.
+    public let file: String
+
+    init(node: Node, path: String, file: String) {
+        self.node = node
+        self.path = path
+        self.file = file
+    }
+
+    /// An error located at this value.
+    public func error(_ message: String) -> ConfigError {
+        ConfigError(file: file, line: node.mark?.line, column: node.mark?.column, keyPath: path, message: message)
+    }
+
+    /// Whether the value is YAML null (`~`, `null` or empty).
+    public var isNull: Bool {
+        if case .scalar(let scalar) = node {
+            return scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+        }
+        return false
+    }
+
+    /// A description of the node for "got ..." messages.
+    var shortDescription: String {
+        switch node {
+        case .scalar(let scalar): return "\"\(scalar.string)\""
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        }
+    }
+
+    /// The value as a string scalar.
+    public func string() throws -> String {
+        guard case .scalar(let scalar) = node else {
+            throw error("expected a string, got \(shortDescription)")
+        }
+        return scalar.string
+    }
+
+    /// The value as a non-empty string scalar.
+    public func nonEmptyString() throws -> String {
+        let value = try string()
+        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw error("must not be empty") }
+        return value
+    }
+
+    /// The value as an integer within `range`.
+    public func int(in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int {
+        guard case .scalar(let scalar) = node, let value = Int(scalar.string) else {
+            throw error("expected a whole number, got \(shortDescription)")
+        }
+        guard range.contains(value) else {
+            throw error("expected a number from \(range.lowerBound) to \(range.upperBound), got \(value)")
+        }
+        return value
+    }
+
+    /// The value as a boolean (`true`/`false`, `yes`/`no`, `on`/`off`).
+    public func bool() throws -> Bool {
+        if case .scalar(let scalar) = node {
+            switch scalar.string.lowercased() {
+            case "true", "yes", "on": return true
+            case "false", "no", "off": return false
+            default: break
+            }
+        }
+        throw error("expected true or false, got \(shortDescription)")
+    }
+
+    /// The value as a duration such as `500ms`, `10s`, `5m`, `6h`, `30d` (units may be combined: `1h30m`).
+    public func duration(minimum: Duration? = nil) throws -> Duration {
+        let text = try string()
+        guard let value = ConfigDuration.parse(text) else {
+            throw error("expected a duration like 30d, got \"\(text)\"")
+        }
+        if let minimum, value < minimum {
+            throw error("must be at least \(ConfigDuration.format(minimum)), got \"\(text)\"")
+        }
+        return value
+    }
+
+    /// One of a fixed set of words.
+    public func oneOf(_ choices: [String]) throws -> String {
+        let value = try string()
+        guard choices.contains(value) else {
+            throw error("expected one of \(choices.joined(separator: ", ")), got \"\(value)\"")
+        }
+        return value
+    }
+
+    /// The value as a list; a single scalar is not accepted as a list.
+    public func sequence() throws -> [ConfigValue] {
+        guard case .sequence(let sequence) = node else {
+            throw error("expected a list, got \(shortDescription)")
+        }
+        return sequence.enumerated().map { index, child in
+            ConfigValue(node: child, path: "\(path)[\(index)]", file: file)
+        }
+    }
+
+    /// The value as a mapping whose keys must all be in `allowedKeys`.
+    ///
+    /// An unknown key is an error (a typo must never silently disable monitoring).
+    public func mapping(allowedKeys: [String]) throws -> ConfigMapping {
+        guard case .mapping(let mapping) = node else {
+            throw error("expected a mapping of \(allowedKeys.joined(separator: ", ")), got \(shortDescription)")
+        }
+        var entries: [(key: String, keyNode: Node, value: Node)] = []
+        for (keyNode, valueNode) in mapping {
+            guard case .scalar(let keyScalar) = keyNode else {
+                throw ConfigValue(node: keyNode, path: path, file: file).error("keys must be strings")
+            }
+            let key = keyScalar.string
+            let keyPath = path.isEmpty ? key : "\(path).\(key)"
+            let keyValue = ConfigValue(node: keyNode, path: keyPath, file: file)
+            if !allowedKeys.contains(key) {
+                var message = "unknown key"
+                if let suggestion = ConfigSpelling.closest(to: key, in: allowedKeys) {
+                    message += " (did you mean \(suggestion)?)"
+                }
+                message += "; expected one of: \(allowedKeys.joined(separator: ", "))"
+                throw keyValue.error(message)
+            }
+            if entries.contains(where: { $0.key == key }) {
+                throw keyValue.error("duplicate key")
+            }
+            entries.append((key, keyNode, valueNode))
+        }
+        return ConfigMapping(owner: self, entries: entries.map { ($0.key, ConfigValue(node: $0.value, path: path.isEmpty ? $0.key : "\(path).\($0.key)", file: file)) })
+    }
+}
+
+/// The checked keys of a mapping node.
+public struct ConfigMapping: Sendable {
+    /// The mapping node itself (for errors about missing keys).
+    public let owner: ConfigValue
+    let entries: [(String, ConfigValue)]
+
+    /// The value under `key`, or nil when absent or null.
+    public subscript(_ key: String) -> ConfigValue? {
+        guard let value = entries.first(where: { $0.0 == key })?.1, !value.isNull else { return nil }
+        return value
+    }
+
+    /// The value under `key`, or an error naming the missing key.
+    public func required(_ key: String) throws -> ConfigValue {
+        guard let value = self[key] else {
+            let path = owner.path.isEmpty ? key : "\(owner.path).\(key)"
+            throw ConfigError(file: owner.file, line: owner.node.mark?.line, column: owner.node.mark?.column,
+                              keyPath: path, message: "required key is missing")
+        }
+        return value
+    }
+
+    /// Whether `key` is present (even as null).
+    public func contains(_ key: String) -> Bool {
+        entries.contains { $0.0 == key }
+    }
+}

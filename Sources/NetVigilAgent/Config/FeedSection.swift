@@ -1,0 +1,94 @@
+import Foundation
+
+/// `feed:` — the HTTP status feed.
+public struct FeedSection: ConfigSection, Equatable {
+    public static let key = "feed"
+    public static let allowedKeys = ["listen", "token", "token_file"]
+
+    /// Address and port to bind; 127.0.0.1:9337 unless configured.
+    public var listen: ListenAddress
+    /// Bearer token required on every route but `/healthz`, when set.
+    public var token: Secret?
+
+    public init() {
+        listen = ListenAddress(host: "127.0.0.1", port: 9337)
+        token = nil
+    }
+
+    public init(listen: ListenAddress, token: Secret?) {
+        self.listen = listen
+        self.token = token
+    }
+
+    public init(reading mapping: ConfigMapping) throws {
+        self.init()
+        if let value = mapping["listen"] {
+            let text = try value.string()
+            guard let address = ListenAddress(parsing: text) else {
+                throw value.error("expected HOST:PORT such as 127.0.0.1:9337 or [::1]:9337, got \"\(text)\"")
+            }
+            listen = address
+        }
+        let inline = mapping["token"]
+        let file = mapping["token_file"]
+        if inline != nil, let file {
+            throw file.error("set either token or token_file, not both")
+        }
+        if let inline {
+            token = Secret(try inline.nonEmptyString())
+        } else if let file {
+            let path = try file.nonEmptyString()
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw file.error("cannot read token file \(path)")
+            }
+            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !text.isEmpty else { throw file.error("token file \(path) is empty") }
+            token = Secret(text)
+        }
+    }
+}
+
+/// A host and port to listen on.
+public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses `HOST:PORT` or `[V6]:PORT`; port 0 asks the kernel for a free port.
+    public init?(parsing text: String) {
+        let host: Substring
+        let portText: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            host = text[text.index(after: text.startIndex)..<close]
+            let after = text[text.index(after: close)...]
+            guard after.hasPrefix(":") else { return nil }
+            portText = after.dropFirst()
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { return nil }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+            if host.contains(":") { return nil }
+        }
+        guard !host.isEmpty, let port = Int(portText), (0...65_535).contains(port) else { return nil }
+        self.host = String(host)
+        self.port = port
+    }
+
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
+/// A secret value (token, password) that never prints itself.
+public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The secret text; read it only to compare or send it.
+    public let value: String
+
+    public init(_ value: String) { self.value = value }
+
+    public var description: String { "<redacted>" }
+    public var debugDescription: String { "<redacted>" }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import Logging
+import NetVigilStore
+
+/// Builds the feed application; the daemon runs it and tests drive it with `app.test(.router)`.
+public func buildApplication(
+    configuration: FeedConfiguration,
+    state: FeedState,
+    logger: Logger,
+    onServerRunning: @escaping @Sendable (String) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    let router = buildRouter(configuration: configuration, state: state)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.listen.host, port: configuration.listen.port),
+                             serverName: "netvigil"),
+        onServerRunning: { channel in
+            let address = channel.localAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "\(configuration.listen)"
+            await onServerRunning(address)
+        },
+        logger: logger
+    )
+}
+
+/// The feed's routes.
+func buildRouter(configuration: FeedConfiguration, state: FeedState) -> Router<BasicRequestContext> {
+    let router = Router()
+    if let token = configuration.token {
+        router.add(middleware: BearerTokenMiddleware(token: token))
+    }
+    router.get("/healthz") { _, _ -> Response in
+        let writable = await state.store.isWritable()
+        return Response(status: writable ? .ok : .serviceUnavailable,
+                        headers: [.contentType: "text/plain; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(string: writable ? "ok\n" : "store not writable\n")))
+    }
+    router.get("/v1/status") { _, _ -> Response in
+        let now = Timestamp.now()
+        let report = StatusReport(
+            version: state.version,
+            startedAt: state.startedAt,
+            uptimeSeconds: Double(now.milliseconds - state.startedAt.milliseconds) / 1_000,
+            store: try await state.store.statistics())
+        return try jsonResponse(report)
+    }
+    return router
+}
+
+/// A 200 JSON response with sorted keys (stable for diffs and tests).
+func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    var data = try encoder.encode(value)
+    data.append(UInt8(ascii: "\n"))
+    return Response(status: status, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: data)))
+}

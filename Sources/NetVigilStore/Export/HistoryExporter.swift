@@ -1,0 +1,307 @@
+import Foundation
+import GRDB
+
+/// Streams history as JSON or NDJSON with constant memory, from a read-only snapshot of the store.
+///
+/// The same code serves `netvigil export` and the feed's `/v1/export`.
+public struct HistoryExporter: Sendable {
+    public let store: Store
+    /// The netvigil version written into the document.
+    public let version: String
+
+    public init(store: Store, version: String) {
+        self.store = store
+        self.version = version
+    }
+
+    /// Writes the export; `progress` is called with the running row count every 10,000 rows.
+    public func export(_ query: ExportQuery, format: ExportFormat, to output: ExportOutput,
+                       now: Timestamp = .now(), progress: ((Int) -> Void)? = nil) throws -> ExportSummary {
+        var writer = JSONStreamWriter(output: output)
+        var summary = ExportSummary()
+        try store.read { db in
+            var session = ExportSession(writer: writer, format: format, progress: progress)
+            session.header(query: query, version: version, now: now)
+            for kind in query.kinds {
+                session.beginArray(kind)
+                switch kind {
+                case .probes: summary.probes = try session.probes(db, query: query)
+                case .reachability: summary.reachability = try session.reachability(db, query: query)
+                case .alerts: summary.alerts = try session.alerts(db, query: query)
+                }
+                session.endArray()
+            }
+            session.finish()
+            try session.writer.flush()
+            writer = session.writer
+        }
+        return summary
+    }
+}
+
+/// One export run: document framing plus the per-kind row writers.
+private struct ExportSession {
+    var writer: JSONStreamWriter
+    let format: ExportFormat
+    let progress: ((Int) -> Void)?
+    var rows = 0
+    var firstInArray = true
+
+    init(writer: JSONStreamWriter, format: ExportFormat, progress: ((Int) -> Void)?) {
+        self.writer = writer
+        self.format = format
+        self.progress = progress
+    }
+
+    mutating func header(query: ExportQuery, version: String, now: Timestamp) {
+        writer.raw("{")
+        if format == .ndjson { writer.raw("\"type\":\"header\",") }
+        writer.key("netvigil"); writer.string(version)
+        writer.raw(","); writer.key("exported_at"); writer.timestamp(now)
+        writer.raw(","); writer.key("range"); writer.raw("{")
+        writer.key("since"); writer.timestamp(query.since)
+        writer.raw(","); writer.key("until"); writer.timestamp(query.until)
+        writer.raw(","); writer.key("targets"); writer.stringArray(query.targets)
+        writer.raw(","); writer.key("kinds"); writer.stringArray(query.kinds.map(\.rawValue))
+        writer.raw("}")
+        if format == .ndjson { writer.raw("}\n") }
+    }
+
+    mutating func beginArray(_ kind: ExportQuery.Kind) {
+        firstInArray = true
+        guard format == .json else { return }
+        switch kind {
+        case .probes: writer.raw(",\"probes\":[")
+        case .reachability: writer.raw(",\"reachability\":[")
+        case .alerts: writer.raw(",\"alerts\":[")
+        }
+    }
+
+    mutating func endArray() {
+        if format == .json { writer.raw("]") }
+    }
+
+    mutating func finish() {
+        if format == .json { writer.raw("}\n") }
+    }
+
+    /// Opens one row object (`{` with separator or `type`).
+    mutating func beginRow(type: StaticString) {
+        if format == .json {
+            if !firstInArray { writer.raw(",") }
+            writer.raw("{")
+        } else {
+            writer.raw("{\"type\":\"")
+            writer.raw(type)
+            writer.raw("\",")
+        }
+        firstInArray = false
+    }
+
+    mutating func endRow() throws {
+        writer.raw(format == .json ? "}" : "}\n")
+        rows += 1
+        if rows % 10_000 == 0 { progress?(rows) }
+        try writer.flushIfNeeded()
+    }
+
+    /// Writes a stored JSON object text, or null when it is absent or not valid JSON.
+    mutating func embeddedJSON(_ text: String?) {
+        guard let text, let data = text.data(using: .utf8),
+              (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else { return writer.null() }
+        writer.rawBytes(text.utf8)
+    }
+
+    static func arguments(_ values: [Int64OrString]) -> StatementArguments {
+        StatementArguments(values.map { value -> (any DatabaseValueConvertible)? in
+            switch value {
+            case .int(let number): return number
+            case .string(let text): return text
+            }
+        })
+    }
+
+    // MARK: probes
+
+    private struct ChainEntry {
+        var sha256: String
+        var subject: String
+        var issuer: String
+        var notAfter: Int64
+        var spkiPin: String
+    }
+
+    mutating func probes(_ db: Database, query: ExportQuery) throws -> Int {
+        let (condition, values) = query.condition(alias: "p")
+        let sql = """
+            SELECT p.id, p.time_ms, p.target, p.url, p.outcome, p.error_kind, p.error_message, p.http_status,
+                   p.http_version, p.content_type, p.content_length, p.resolve_ms, p.connect_ms, p.tls_ms,
+                   p.processing_ms, p.transfer_ms, p.total_ms, p.tls_version, p.tls_cipher, p.alpn, p.trust_verdict,
+                   p.pin_verdict, p.reachability_status, p.resolved_address, p.redirect_count, p.details,
+                   l.chain, c.sha256, c.subject, c.issuer, c.not_after_ms, c.spki_pin
+            FROM probe_results p
+            LEFT JOIN probe_certificates l ON l.result_id = p.id
+            LEFT JOIN certificates c ON c.id = l.certificate_id
+            WHERE \(condition)
+            ORDER BY p.time_ms, p.id, l.chain, l.position
+            """
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: Self.arguments(values))
+        var count = 0
+        var currentID: Int64?
+        var served: [ChainEntry] = []
+        var validated: [ChainEntry] = []
+        var details: String?
+        while let row = try cursor.next() {
+            let id: Int64 = row[0]
+            if id != currentID {
+                if currentID != nil {
+                    try finishProbe(served: served, validated: validated, details: details)
+                    count += 1
+                }
+                currentID = id
+                served.removeAll(keepingCapacity: true)
+                validated.removeAll(keepingCapacity: true)
+                details = row[25]
+                writeProbeFields(row)
+            }
+            if let chain: Int = row[26], let sha: String = row[27] {
+                let entry = ChainEntry(sha256: sha, subject: row[28], issuer: row[29], notAfter: row[30], spkiPin: row[31])
+                if chain == 0 { served.append(entry) } else { validated.append(entry) }
+            }
+        }
+        if currentID != nil {
+            try finishProbe(served: served, validated: validated, details: details)
+            count += 1
+        }
+        return count
+    }
+
+    private mutating func writeProbeFields(_ row: Row) {
+        beginRow(type: "probe")
+        writer.key("id"); writer.int(row[0] as Int64)
+        writer.raw(","); writer.key("time"); writer.timestamp(Timestamp(milliseconds: row[1]))
+        writer.raw(","); writer.key("target"); writer.string(row[2] as String)
+        writer.raw(","); writer.key("url"); writer.string(row[3] as String?)
+        writer.raw(","); writer.key("outcome"); writer.string(row[4] as String)
+        writer.raw(","); writer.key("error")
+        if let kind: String = row[5] {
+            writer.raw("{"); writer.key("kind"); writer.string(kind)
+            writer.raw(","); writer.key("message"); writer.string(row[6] as String?); writer.raw("}")
+        } else {
+            writer.null()
+        }
+        writer.raw(","); writer.key("http")
+        if let status: Int64 = row[7] {
+            writer.raw("{"); writer.key("status"); writer.int(status)
+            writer.raw(","); writer.key("version"); writer.string(row[8] as String?)
+            writer.raw(","); writer.key("content_type"); writer.string(row[9] as String?)
+            writer.raw(","); writer.key("content_length"); writer.int(row[10] as Int64?)
+            writer.raw("}")
+        } else {
+            writer.null()
+        }
+        writer.raw(","); writer.key("timings_ms"); writer.raw("{")
+        writer.key("resolve"); writer.milliseconds(row[11])
+        writer.raw(","); writer.key("connect"); writer.milliseconds(row[12])
+        writer.raw(","); writer.key("tls"); writer.milliseconds(row[13])
+        writer.raw(","); writer.key("processing"); writer.milliseconds(row[14])
+        writer.raw(","); writer.key("transfer"); writer.milliseconds(row[15])
+        writer.raw(","); writer.key("total"); writer.milliseconds(row[16])
+        writer.raw("},"); writer.key("tls")
+        if let tlsVersion: String = row[17] {
+            writer.raw("{"); writer.key("version"); writer.string(tlsVersion)
+            writer.raw(","); writer.key("cipher"); writer.string(row[18] as String?)
+            writer.raw(","); writer.key("alpn"); writer.string(row[19] as String?)
+            writer.raw("}")
+        } else {
+            writer.null()
+        }
+        writer.raw(","); writer.key("trust_verdict"); writer.string(row[20] as String?)
+        writer.raw(","); writer.key("pin_verdict"); writer.string(row[21] as String?)
+        writer.raw(","); writer.key("reachability_status"); writer.string(row[22] as String?)
+        writer.raw(","); writer.key("resolved_address"); writer.string(row[23] as String?)
+        writer.raw(","); writer.key("redirect_count"); writer.int(row[24] as Int64)
+    }
+
+    private mutating func finishProbe(served: [ChainEntry], validated: [ChainEntry], details: String?) throws {
+        writer.raw(","); writer.key("served_chain"); chain(served)
+        writer.raw(","); writer.key("validated_chain"); chain(validated)
+        writer.raw(","); writer.key("details"); embeddedJSON(details)
+        try endRow()
+    }
+
+    private mutating func chain(_ entries: [ChainEntry]) {
+        writer.raw("[")
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.raw("{"); writer.key("subject"); writer.string(entry.subject)
+            writer.raw(","); writer.key("issuer"); writer.string(entry.issuer)
+            writer.raw(","); writer.key("not_after"); writer.timestamp(Timestamp(milliseconds: entry.notAfter))
+            writer.raw(","); writer.key("sha256"); writer.string(entry.sha256)
+            writer.raw(","); writer.key("spki_pin"); writer.string(entry.spkiPin)
+            writer.raw("}")
+        }
+        writer.raw("]")
+    }
+
+    // MARK: reachability
+
+    mutating func reachability(_ db: Database, query: ExportQuery) throws -> Int {
+        let (condition, values) = query.condition(alias: "r")
+        let cursor = try Row.fetchCursor(db, sql: """
+            SELECT r.id, r.time_ms, r.target, r.status, r.status_code, r.flags, r.flag_names, r.interface,
+                   r.interface_kind, r.gateway, r.source, r.family
+            FROM reachability_events r WHERE \(condition) ORDER BY r.time_ms, r.id
+            """, arguments: Self.arguments(values))
+        var count = 0
+        while let row = try cursor.next() {
+            beginRow(type: "reachability")
+            writer.key("id"); writer.int(row[0] as Int64)
+            writer.raw(","); writer.key("time"); writer.timestamp(Timestamp(milliseconds: row[1]))
+            writer.raw(","); writer.key("target"); writer.string(row[2] as String)
+            writer.raw(","); writer.key("status"); writer.string(row[3] as String)
+            writer.raw(","); writer.key("status_code"); writer.int(row[4] as Int64)
+            let names: String = row[6]
+            writer.raw(","); writer.key("flags"); writer.stringArray(names.isEmpty ? [] : names.split(separator: ",").map(String.init))
+            writer.raw(","); writer.key("flags_raw"); writer.int(row[5] as Int64)
+            writer.raw(","); writer.key("interface"); writer.string(row[7] as String?)
+            writer.raw(","); writer.key("interface_kind"); writer.string(row[8] as String?)
+            writer.raw(","); writer.key("gateway"); writer.string(row[9] as String?)
+            writer.raw(","); writer.key("source"); writer.string(row[10] as String?)
+            writer.raw(","); writer.key("family"); writer.string(row[11] as String?)
+            try endRow()
+            count += 1
+        }
+        return count
+    }
+
+    // MARK: alerts
+
+    mutating func alerts(_ db: Database, query: ExportQuery) throws -> Int {
+        let (condition, values) = query.condition(alias: "a")
+        let cursor = try Row.fetchCursor(db, sql: """
+            SELECT a.id, a.time_ms, a.kind, a.target, a.sink, a.state, a.attempts, a.next_attempt_ms,
+                   a.idempotency_key, a.last_error, a.delivered_ms, a.payload
+            FROM alerts a WHERE \(condition) ORDER BY a.time_ms, a.id
+            """, arguments: Self.arguments(values))
+        var count = 0
+        while let row = try cursor.next() {
+            beginRow(type: "alert")
+            writer.key("id"); writer.int(row[0] as Int64)
+            writer.raw(","); writer.key("time"); writer.timestamp(Timestamp(milliseconds: row[1]))
+            writer.raw(","); writer.key("kind"); writer.string(row[2] as String)
+            writer.raw(","); writer.key("target"); writer.string(row[3] as String)
+            writer.raw(","); writer.key("sink"); writer.string(row[4] as String)
+            writer.raw(","); writer.key("state"); writer.string(row[5] as String)
+            writer.raw(","); writer.key("attempts"); writer.int(row[6] as Int64)
+            writer.raw(","); writer.key("next_attempt_at"); writer.timestamp(Timestamp(milliseconds: row[7]))
+            writer.raw(","); writer.key("idempotency_key"); writer.string(row[8] as String)
+            writer.raw(","); writer.key("last_error"); writer.string(row[9] as String?)
+            writer.raw(","); writer.key("delivered_at"); writer.timestamp((row[10] as Int64?).map(Timestamp.init(milliseconds:)))
+            writer.raw(","); writer.key("payload"); embeddedJSON(row[11] as String?)
+            try endRow()
+            count += 1
+        }
+        return count
+    }
+}

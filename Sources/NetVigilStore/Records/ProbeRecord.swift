@@ -1,0 +1,95 @@
+/// How a probe ended.
+public enum ProbeOutcome: String, Sendable, Codable, CaseIterable {
+    /// Every check passed.
+    case ok
+    /// A check failed; `errorKind` says which.
+    case failed
+    /// Not attempted because the target was not reachable (no failure, no alert).
+    case skipped
+}
+
+/// Phase durations of one probe in milliseconds (µs precision); nil when the phase did not run.
+public struct PhaseTimings: Sendable, Equatable, Codable {
+    public var resolve: Double?
+    public var connect: Double?
+    public var tls: Double?
+    /// Request sent → first response byte.
+    public var processing: Double?
+    public var transfer: Double?
+    public var total: Double?
+
+    public init(resolve: Double? = nil, connect: Double? = nil, tls: Double? = nil,
+                processing: Double? = nil, transfer: Double? = nil, total: Double? = nil) {
+        self.resolve = resolve
+        self.connect = connect
+        self.tls = tls
+        self.processing = processing
+        self.transfer = transfer
+        self.total = total
+    }
+}
+
+/// One probe result as stored in `probe_results` (the store's view; the request stack maps its result here).
+public struct ProbeRecord: Sendable, Equatable, Codable {
+    public var time: Timestamp
+    public var target: String
+    public var url: String?
+    public var outcome: ProbeOutcome
+    /// Typed error kind (e.g. `dns`, `connectRefused`, `trust`), nil when ok.
+    public var errorKind: String?
+    public var errorMessage: String?
+    public var httpStatus: Int?
+    public var httpVersion: String?
+    public var contentType: String?
+    public var contentLength: Int64?
+    public var timings: PhaseTimings
+    public var tlsVersion: String?
+    public var tlsCipher: String?
+    public var alpn: String?
+    /// Trust verdict, e.g. `trusted` or `untrusted:chainInvalid`.
+    public var trustVerdict: String?
+    /// Pin verdict, e.g. `matched`, `mismatch`, `mismatchReported`, `notPinned`, `expired`.
+    public var pinVerdict: String?
+    /// Reachability status of the target's host at probe time.
+    public var reachabilityStatus: String?
+    public var resolvedAddress: String?
+    public var redirectCount: Int
+    /// The chain as the server sent it, leaf first.
+    public var servedChain: [CertificateRecord]
+    /// The chain as validated, leaf → anchor.
+    public var validatedChain: [CertificateRecord]
+    /// Extra detail as a JSON object text (expectation failures, redirect hops, ...).
+    public var detailsJSON: String?
+
+    public init(time: Timestamp, target: String, url: String? = nil, outcome: ProbeOutcome,
+                errorKind: String? = nil, errorMessage: String? = nil, httpStatus: Int? = nil,
+                httpVersion: String? = nil, contentType: String? = nil, contentLength: Int64? = nil,
+                timings: PhaseTimings = PhaseTimings(), tlsVersion: String? = nil, tlsCipher: String? = nil,
+                alpn: String? = nil, trustVerdict: String? = nil, pinVerdict: String? = nil,
+                reachabilityStatus: String? = nil, resolvedAddress: String? = nil, redirectCount: Int = 0,
+                servedChain: [CertificateRecord] = [], validatedChain: [CertificateRecord] = [],
+                detailsJSON: String? = nil) {
+        self.time = time
+        self.target = target
+        self.url = url
+        self.outcome = outcome
+        self.errorKind = errorKind
+        self.errorMessage = errorMessage
+        self.httpStatus = httpStatus
+        self.httpVersion = httpVersion
+        self.contentType = contentType
+        self.contentLength = contentLength
+        self.timings = timings
+        self.tlsVersion = tlsVersion
+        self.tlsCipher = tlsCipher
+        self.alpn = alpn
+        self.trustVerdict = trustVerdict
+        self.pinVerdict = pinVerdict
+        self.reachabilityStatus = reachabilityStatus
+        self.resolvedAddress = resolvedAddress
+        self.redirectCount = redirectCount
+        self.servedChain = servedChain
+        self.validatedChain = validatedChain
+        self.detailsJSON = detailsJSON
+    }
+}

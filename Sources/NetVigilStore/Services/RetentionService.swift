@@ -1,0 +1,46 @@
+import Logging
+import ServiceLifecycle
+
+/// Deletes history older than the retention window, periodically and in small batches.
+public struct RetentionService: Service {
+    public let store: Store
+    public let retention: Duration
+    public let interval: Duration
+    private let logger: Logger
+
+    /// `interval` defaults to a tenth of the window, at most 10 minutes and at least 10 seconds.
+    public init(store: Store, retention: Duration, interval: Duration? = nil, logger: Logger) {
+        self.store = store
+        self.retention = retention
+        self.interval = interval ?? max(.seconds(10), min(.seconds(600), retention / 10))
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                await self.pruneOnce()
+                try? await Task.sleep(for: self.interval)
+            }
+        }
+    }
+
+    /// One retention pass; errors are logged, not fatal (the next pass tries again).
+    @discardableResult
+    public func pruneOnce(now: Timestamp = .now()) async -> PruneSummary? {
+        let cutoff = now.adding(.zero - retention)
+        do {
+            let summary = try await store.prune(olderThan: cutoff)
+            if summary.total > 0 {
+                logger.info("retention removed old history", metadata: [
+                    "probe_results": "\(summary.probeResults)", "reachability_events": "\(summary.reachabilityEvents)",
+                    "alerts": "\(summary.alerts)", "certificates": "\(summary.certificates)", "cutoff": "\(cutoff)",
+                ])
+            }
+            return summary
+        } catch {
+            logger.error("retention pass failed", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+}

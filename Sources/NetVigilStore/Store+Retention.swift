@@ -1,0 +1,61 @@
+import GRDB
+import Synchronization
+
+/// Rows removed by one retention pass.
+public struct PruneSummary: Sendable, Equatable {
+    public var probeResults = 0
+    public var reachabilityEvents = 0
+    public var alerts = 0
+    public var certificates = 0
+
+    public init() {}
+
+    public var total: Int { probeResults + reachabilityEvents + alerts + certificates }
+}
+
+extension Store {
+    /// Deletes history older than `cutoff` in small transactions so the write lock is never held for long.
+    ///
+    /// Pending alerts are never deleted (they have not been delivered yet). Certificates no longer
+    /// referenced by any result are removed afterwards.
+    public func prune(olderThan cutoff: Timestamp, batchSize: Int = 2_000) async throws -> PruneSummary {
+        var summary = PruneSummary()
+        let cut = cutoff.milliseconds
+        summary.probeResults = try await deleteInBatches(batchSize, sql: """
+            DELETE FROM probe_results WHERE id IN (SELECT id FROM probe_results WHERE time_ms < \(cut) ORDER BY time_ms LIMIT ?)
+            """)
+        summary.reachabilityEvents = try await deleteInBatches(batchSize, sql: """
+            DELETE FROM reachability_events WHERE id IN (SELECT id FROM reachability_events WHERE time_ms < \(cut) ORDER BY time_ms LIMIT ?)
+            """)
+        summary.alerts = try await deleteInBatches(batchSize, sql: """
+            DELETE FROM alerts WHERE id IN (SELECT id FROM alerts WHERE time_ms < \(cut) AND state != 'pending' ORDER BY time_ms LIMIT ?)
+            """)
+        summary.certificates = try await deleteInBatches(batchSize, clearsCertificateCache: true, sql: """
+            DELETE FROM certificates WHERE id IN (SELECT c.id FROM certificates c
+                WHERE NOT EXISTS (SELECT 1 FROM probe_certificates l WHERE l.certificate_id = c.id) LIMIT ?)
+            """)
+        return summary
+    }
+
+    private func deleteInBatches(_ batchSize: Int, clearsCertificateCache: Bool = false, sql: String) async throws -> Int {
+        var total = 0
+        while true {
+            let deleted: Int
+            do {
+                deleted = try await pool.write { db in
+                    try db.execute(sql: sql, arguments: [batchSize])
+                    if clearsCertificateCache, db.changesCount > 0 {
+                        // Inside the transaction: the next writer cannot see a stale id.
+                        self.certificateIDs.withLock { $0.removeAll() }
+                    }
+                    return db.changesCount
+                }
+            } catch {
+                throw Store.classify(error, path: path)
+            }
+            total += deleted
+            if deleted < batchSize { return total }
+            await Task.yield()
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import GRDB
+
+/// Row counts and time span of the store, for `/v1/status`.
+public struct StoreStatistics: Sendable, Equatable, Codable {
+    public var path: String
+    public var sizeBytes: Int64
+    public var probeResults: Int
+    public var certificates: Int
+    public var reachabilityEvents: Int
+    public var alerts: Int
+    public var alertsPending: Int
+    public var oldest: Timestamp?
+    public var newest: Timestamp?
+}
+
+extension Store {
+    /// Current counts (reads a snapshot; cheap enough for a status request).
+    public func statistics() async throws -> StoreStatistics {
+        do {
+            return try await pool.read { db in
+                let count = { (table: String) in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+                let oldest = try Int64.fetchOne(db, sql: """
+                    SELECT MIN(t) FROM (SELECT MIN(time_ms) AS t FROM probe_results UNION ALL SELECT MIN(time_ms) FROM reachability_events)
+                    """)
+                let newest = try Int64.fetchOne(db, sql: """
+                    SELECT MAX(t) FROM (SELECT MAX(time_ms) AS t FROM probe_results UNION ALL SELECT MAX(time_ms) FROM reachability_events)
+                    """)
+                var size: Int64 = 0
+                for suffix in ["", "-wal"] {
+                    let attributes = try? FileManager.default.attributesOfItem(atPath: self.path + suffix)
+                    size += (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+                }
+                return StoreStatistics(
+                    path: self.path, sizeBytes: size,
+                    probeResults: try count("probe_results"), certificates: try count("certificates"),
+                    reachabilityEvents: try count("reachability_events"), alerts: try count("alerts"),
+                    alertsPending: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM alerts WHERE state = 'pending'") ?? 0,
+                    oldest: oldest.map(Timestamp.init(milliseconds:)), newest: newest.map(Timestamp.init(milliseconds:)))
+            }
+        } catch {
+            throw Store.classify(error, path: path)
+        }
+    }
+
+    /// Distinct target names that appear anywhere in the history.
+    public func knownTargets() throws -> Set<String> {
+        try read { db in
+            try String.fetchSet(db, sql: """
+                SELECT DISTINCT target FROM probe_results UNION SELECT DISTINCT target FROM reachability_events
+                UNION SELECT DISTINCT target FROM alerts
+                """)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// netvigil's SQLite history: probe results, certificates, reachability events and the alert outbox.
+///
+/// One `DatabasePool` in WAL mode: GRDB serializes writers, readers never block the writer.
+public final class Store: Sendable {
+    /// Path of the database file.
+    public let path: String
+    /// Whether the store was opened read-only (export, status).
+    public let isReadOnly: Bool
+    let pool: DatabasePool
+    /// sha256 → certificates.id for certificates known to be stored; touched only inside write transactions.
+    let certificateIDs = Mutex<[String: Int64]>([:])
+    static let certificateCacheLimit = 50_000
+
+    private init(path: String, pool: DatabasePool, readOnly: Bool) {
+        self.path = path
+        self.pool = pool
+        self.isReadOnly = readOnly
+    }
+
+    /// Opens (creating when needed) the database for the daemon: directory 0700, file 0600, migrations applied.
+    public static func open(path: String) throws -> Store {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw StoreError(.io, path: path, message: "cannot create directory \(directory): \(describe(error))")
+            }
+        }
+        // Create the file with mode 0600 before SQLite does (SQLite gives -wal/-shm the same mode).
+        let fd = Glibc.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw StoreError(.io, path: path, message: "cannot open for writing: \(String(cString: strerror(errno)))")
+        }
+        fchmod(fd, 0o600)
+        close(fd)
+
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            let migrator = StoreSchema.migrator
+            try pool.read { db in
+                if try migrator.hasBeenSuperseded(db) {
+                    throw StoreError(.newerSchema, path: path, message: "written by a newer netvigil (unknown schema migrations)")
+                }
+            }
+            try migrator.migrate(pool)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw classify(error, path: path)
+        }
+        return Store(path: path, pool: pool, readOnly: false)
+    }
+
+    /// Opens an existing database read-only (export, status); works while the daemon writes.
+    public static func openReadOnly(path: String) throws -> Store {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError(.missing, path: path, message: "no such database file")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw StoreError(.io, path: path, message: "database file is not readable (permission denied)")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try pool.read { db in
+                let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                let missing = StoreSchema.requiredTables.filter { !tables.contains($0) }
+                if !missing.isEmpty {
+                    throw StoreError(.notNetvigil, path: path, message: "not a netvigil database (missing tables: \(missing.joined(separator: ", ")))")
+                }
+                let check = try String.fetchOne(db, sql: "PRAGMA quick_check(1)") ?? "ok"
+                if check != "ok" {
+                    throw StoreError(.corrupt, path: path, message: "database is corrupt: \(check)")
+                }
+            }
+            return Store(path: path, pool: pool, readOnly: true)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw classify(error, path: path)
+        }
+    }
+
+    /// Maps SQLite errors to store errors with a message an operator can act on.
+    static func classify(_ error: Error, path: String) -> StoreError {
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB:
+                return StoreError(.notADatabase, path: path, message: "not an SQLite database")
+            case .SQLITE_CORRUPT:
+                return StoreError(.corrupt, path: path, message: "database is corrupt: \(error.message ?? "")")
+            case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_IOERR, .SQLITE_FULL:
+                return StoreError(.io, path: path, message: "\(error.message ?? "I/O error") (\(error.resultCode))")
+            default:
+                return StoreError(.io, path: path, message: error.message ?? "\(error)")
+            }
+        }
+        return StoreError(.io, path: path, message: describe(error))
+    }
+
+    static func describe(_ error: Error) -> String {
+        (error as? LocalizedError)?.errorDescription ?? "\(error)"
+    }
+
+    /// Whether a write transaction can be taken right now (used by `/healthz`).
+    public func isWritable() async -> Bool {
+        guard !isReadOnly else { return false }
+        do {
+            try await pool.writeWithoutTransaction { db in
+                try db.execute(sql: "BEGIN IMMEDIATE; COMMIT")
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Reads with a consistent snapshot (synchronous; do not call from a cooperative-pool hot path).
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Store.classify(error, path: path)
+        }
+    }
+}

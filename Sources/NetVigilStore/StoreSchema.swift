@@ -1,0 +1,103 @@
+import GRDB
+
+/// The database schema, as GRDB migrations. Designed for the whole product; later features fill the columns.
+enum StoreSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE probe_results (
+                    id INTEGER PRIMARY KEY,
+                    time_ms INTEGER NOT NULL,
+                    target TEXT NOT NULL,
+                    url TEXT,
+                    outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'failed', 'skipped')),
+                    error_kind TEXT,
+                    error_message TEXT,
+                    http_status INTEGER,
+                    http_version TEXT,
+                    content_type TEXT,
+                    content_length INTEGER,
+                    resolve_ms REAL,
+                    connect_ms REAL,
+                    tls_ms REAL,
+                    processing_ms REAL,
+                    transfer_ms REAL,
+                    total_ms REAL,
+                    tls_version TEXT,
+                    tls_cipher TEXT,
+                    alpn TEXT,
+                    trust_verdict TEXT,
+                    pin_verdict TEXT,
+                    reachability_status TEXT,
+                    resolved_address TEXT,
+                    redirect_count INTEGER NOT NULL DEFAULT 0,
+                    details TEXT
+                );
+                CREATE INDEX probe_results_time ON probe_results(time_ms);
+                CREATE INDEX probe_results_target_time ON probe_results(target, time_ms);
+
+                CREATE TABLE certificates (
+                    id INTEGER PRIMARY KEY,
+                    sha256 TEXT NOT NULL UNIQUE,
+                    pem TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    issuer TEXT NOT NULL,
+                    serial TEXT NOT NULL,
+                    not_before_ms INTEGER NOT NULL,
+                    not_after_ms INTEGER NOT NULL,
+                    spki_pin TEXT NOT NULL
+                );
+
+                -- chain: 0 = served (as sent), 1 = validated (leaf -> anchor)
+                CREATE TABLE probe_certificates (
+                    result_id INTEGER NOT NULL REFERENCES probe_results(id) ON DELETE CASCADE,
+                    chain INTEGER NOT NULL,
+                    position INTEGER NOT NULL,
+                    certificate_id INTEGER NOT NULL REFERENCES certificates(id),
+                    PRIMARY KEY (result_id, chain, position)
+                ) WITHOUT ROWID;
+                CREATE INDEX probe_certificates_certificate ON probe_certificates(certificate_id);
+
+                CREATE TABLE reachability_events (
+                    id INTEGER PRIMARY KEY,
+                    time_ms INTEGER NOT NULL,
+                    target TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    status_code INTEGER NOT NULL,
+                    flags INTEGER NOT NULL,
+                    flag_names TEXT NOT NULL,
+                    interface TEXT,
+                    interface_kind TEXT,
+                    gateway TEXT,
+                    source TEXT,
+                    family TEXT
+                );
+                CREATE INDEX reachability_events_time ON reachability_events(time_ms);
+                CREATE INDEX reachability_events_target_time ON reachability_events(target, time_ms);
+
+                CREATE TABLE alerts (
+                    id INTEGER PRIMARY KEY,
+                    time_ms INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    target TEXT NOT NULL,
+                    sink TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    next_attempt_ms INTEGER NOT NULL,
+                    idempotency_key TEXT NOT NULL UNIQUE,
+                    last_error TEXT,
+                    delivered_ms INTEGER
+                );
+                CREATE INDEX alerts_time ON alerts(time_ms);
+                CREATE INDEX alerts_target_time ON alerts(target, time_ms);
+                CREATE INDEX alerts_due ON alerts(state, next_attempt_ms);
+                """)
+        }
+        return migrator
+    }
+
+    /// Tables every netvigil database has.
+    static let requiredTables = ["probe_results", "certificates", "probe_certificates", "reachability_events", "alerts"]
+}

@@ -1,0 +1,142 @@
+import ArgumentParser
+import Foundation
+import NetVigilAgent
+import NetVigilStore
+
+/// `netvigil export`: streams history as JSON or NDJSON with constant memory.
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export history (probes, reachability events, alerts) as JSON or NDJSON.",
+        discussion: """
+            TIME is RFC 3339 (2026-11-22T10:00:00Z) or relative to now (-24h, -30m, -7d, now).
+            Safe while the daemon is writing. Exit codes: 64 bad arguments or unknown target, \
+            66 missing/unreadable/corrupt database, 74 output error.
+            """)
+
+    enum KindOption: String, ExpressibleByArgument, CaseIterable {
+        case probes, reachability, alerts, all
+    }
+
+    @Option(name: .long, help: "Database file (default: storage.path of --config, or the built-in configuration).")
+    var db: String?
+
+    @Option(name: .long, help: "Configuration file whose storage.path is exported.")
+    var config: String?
+
+    @Option(name: .long, help: "Only rows at or after TIME.")
+    var since: String?
+
+    @Option(name: .long, help: "Only rows before TIME.")
+    var until: String?
+
+    @Option(name: .long, help: "Only this target (repeatable).")
+    var target: [String] = []
+
+    @Option(name: .long, help: "Which history: probes, reachability, alerts or all.")
+    var kind: KindOption = .all
+
+    @Option(name: .long, help: "json (one document) or ndjson (one object per line).")
+    var format: String = "json"
+
+    @Option(name: .long, help: "Write to FILE (mode 0600) instead of stdout.")
+    var output: String?
+
+    func run() async throws {
+        try await withCLIFailureHandling {
+            let query = try makeQuery()
+            guard let format = ExportFormat(rawValue: format) else {
+                throw CLIFailure(.usage, "--format: expected json or ndjson, got \"\(self.format)\"")
+            }
+            if db != nil && config != nil {
+                throw CLIFailure(.usage, "give either --db or --config, not both")
+            }
+            let path = try db ?? loadConfiguration(config).storage.path
+            let store: Store
+            do {
+                store = try Store.openReadOnly(path: path)
+                if !query.targets.isEmpty {
+                    let known = try store.knownTargets()
+                    if let unknown = query.targets.first(where: { !known.contains($0) }) {
+                        throw CLIFailure(.usage, "--target: no history for target \"\(unknown)\" in \(path)")
+                    }
+                }
+            } catch let error as StoreError {
+                throw CLIFailure(error.kind == .io ? .ioError : .noInput, "\(error)")
+            }
+            try exportRows(store: store, query: query, format: format)
+        }
+    }
+
+    private func makeQuery() throws -> ExportQuery {
+        let now = Timestamp.now()
+        func time(_ text: String?, _ name: String) throws -> Timestamp? {
+            guard let text else { return nil }
+            guard let value = Timestamp.parse(text, now: now) else {
+                throw CLIFailure(.usage, "--\(name): cannot parse time \"\(text)\" (use RFC 3339 like 2026-11-22T10:00:00Z, or -24h)")
+            }
+            return value
+        }
+        let since = try time(self.since, "since")
+        let until = try time(self.until, "until")
+        if let since, let until, until <= since {
+            throw CLIFailure(.usage, "--until (\(until)) must be after --since (\(since))")
+        }
+        let kinds: [ExportQuery.Kind] = switch kind {
+        case .all: ExportQuery.Kind.allCases
+        case .probes: [.probes]
+        case .reachability: [.reachability]
+        case .alerts: [.alerts]
+        }
+        return ExportQuery(since: since, until: until, targets: target, kinds: kinds)
+    }
+
+    private func exportRows(store: Store, query: ExportQuery, format: ExportFormat) throws {
+        let fd: Int32
+        if let output {
+            fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard fd >= 0 else {
+                throw CLIFailure(.ioError, "--output: cannot open \(output): \(String(cString: strerror(errno)))")
+            }
+        } else {
+            fd = STDOUT_FILENO
+        }
+        defer { if output != nil { close(fd) } }
+        let sink = FileDescriptorOutput(fd: fd, name: output ?? "stdout")
+        let progress = output != nil && isatty(STDERR_FILENO) == 1 ? ExportProgress() : nil
+        do {
+            let summary = try HistoryExporter(store: store, version: NetVigilVersion.current)
+                .export(query, format: format, to: sink, progress: progress.map { p in { p.report(rows: $0) } })
+            progress?.finish(rows: summary.total)
+        } catch {
+            if let output { unlink(output) }
+            switch error {
+            case let error as ExportError:
+                throw CLIFailure(.ioError, error.description)
+            case let error as StoreError:
+                throw CLIFailure(error.kind == .io ? .ioError : .noInput, "\(error)")
+            default:
+                throw error
+            }
+        }
+    }
+}
+
+/// Rows and rate on stderr, rewritten in place (only on a terminal).
+final class ExportProgress {
+    private let start = ContinuousClock.now
+
+    func report(rows: Int) {
+        fputs("\rexported \(rows) rows (\(rate(rows)) rows/s)", stderr)
+    }
+
+    func finish(rows: Int) {
+        fputs("\rexported \(rows) rows (\(rate(rows)) rows/s)\n", stderr)
+    }
+
+    private func rate(_ rows: Int) -> Int {
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return seconds > 0 ? Int(Double(rows) / seconds) : rows
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `netvigil version`: prints the version (same as `--version`).
+struct VersionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "version", abstract: "Print the netvigil version.")
+
+    func run() {
+        print(NetVigilVersion.current)
+    }
+}

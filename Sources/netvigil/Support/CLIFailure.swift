@@ -1,0 +1,49 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failure that ends a command: one line on stderr and a sysexits-style exit code.
+struct CLIFailure: Error, CustomStringConvertible {
+    /// sysexits(3) codes used by netvigil.
+    enum Code: Int32 {
+        case failure = 1
+        case usage = 64
+        case dataError = 65
+        case noInput = 66
+        case software = 70
+        case ioError = 74
+        case config = 78
+    }
+
+    let code: Code
+    let message: String
+
+    init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    var description: String { message }
+}
+
+/// Runs `body`; any error becomes one `netvigil: ...` line on stderr and a non-zero exit.
+func withCLIFailureHandling<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let failure as CLIFailure {
+        printError(failure.message)
+        throw ExitCode(failure.code.rawValue)
+    } catch let exit as ExitCode {
+        throw exit
+    } catch {
+        printError("\(error)")
+        throw ExitCode(CLIFailure.Code.software.rawValue)
+    }
+}
+
+/// Writes `netvigil: message` to stderr (one line).
+func printError(_ message: String) {
+    let line = "netvigil: " + message.replacingOccurrences(of: "\n", with: " ") + "\n"
+    fputs(line, stderr)
+}

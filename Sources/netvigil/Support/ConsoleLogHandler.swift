@@ -1,0 +1,76 @@
+import Foundation
+import Logging
+
+/// One line per event on stderr: `TIME LEVEL [label] message key=value`, no colours.
+///
+/// Under systemd (`JOURNAL_STREAM` set) the time is left to journald and the line starts with a
+/// `<N>` syslog priority prefix so `journalctl -p` filters work.
+struct ConsoleLogHandler: LogHandler {
+    let label: String
+    var logLevel: Logger.Level
+    var metadata: Logger.Metadata = [:]
+    let journald: Bool
+
+    init(label: String, level: Logger.Level, journald: Bool = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil) {
+        self.label = label
+        self.logLevel = level
+        self.journald = journald
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var line = ""
+        if journald {
+            line += "<\(Self.syslogPriority(event.level))>"
+        } else {
+            line += Self.timestamp() + " "
+        }
+        line += "\(event.level.rawValue) [\(label)] \(event.message)"
+        var merged = self.metadata
+        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        for key in merged.keys.sorted() {
+            let value = "\(merged[key]!)"
+            let needsQuotes = value.isEmpty || value.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" })
+            line += " \(key)=" + (needsQuotes ? "\"\(value.replacingOccurrences(of: "\"", with: "\\\""))\"" : value)
+        }
+        line = line.replacingOccurrences(of: "\n", with: " ") + "\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    static func syslogPriority(_ level: Logger.Level) -> Int {
+        switch level {
+        case .trace, .debug: return 7
+        case .info: return 6
+        case .notice: return 5
+        case .warning: return 4
+        case .error: return 3
+        case .critical: return 2
+        }
+    }
+
+    static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let ms = Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
+        var tm = tm()
+        var seconds = time_t(now.tv_sec)
+        gmtime_r(&seconds, &tm)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1,
+                      Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec), Int(ms % 1_000))
+    }
+}
+
+/// Installs the console handler once per process.
+enum LogBootstrap {
+    nonisolated(unsafe) private static var bootstrapped = false
+
+    static func bootstrap(level: Logger.Level) {
+        guard !bootstrapped else { return }
+        bootstrapped = true
+        LoggingSystem.bootstrap { label in ConsoleLogHandler(label: label, level: level) }
+    }
+}
