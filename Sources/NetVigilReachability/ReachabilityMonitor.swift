@@ -1,0 +1,251 @@
+import Foundation
+import Logging
+
+/// Watches reachability of targets, like `AFNetworkReachabilityManager`, from netlink.
+///
+/// ```swift
+/// let monitor = ReachabilityMonitor(targets: [.default])
+/// try await monitor.start()                       // opens netlink, dumps, first evaluation
+/// let now = await monitor.current(.default)       // ReachabilityEvaluation?
+/// for await evaluation in await monitor.changes(for: .default) { ... }  // first value at once
+/// await monitor.stop()
+/// ```
+/// Also a swift-service-lifecycle `Service` (`run()` starts, waits for graceful shutdown, stops).
+public actor ReachabilityMonitor {
+    /// Tuning knobs.
+    public struct Options: Sendable {
+        /// Netlink receive buffer (SO_RCVBUFFORCE when permitted, else SO_RCVBUF, capped by rmem_max).
+        public var receiveBufferSize: Int
+        /// Try SO_RCVBUFFORCE (root / CAP_NET_ADMIN) before SO_RCVBUF.
+        public var forceReceiveBuffer: Bool
+        /// How often host names are re-resolved (also on every routing change).
+        public var hostResolveInterval: Duration
+        /// How long to wait before reopening netlink after a failure.
+        public var retryInterval: Duration
+        /// Watch another network namespace (e.g. `/var/run/netns/NAME`): the watcher thread setns(2)es into it.
+        public var networkNamespacePath: String?
+
+        public init(
+            receiveBufferSize: Int = 8 << 20, forceReceiveBuffer: Bool = true,
+            hostResolveInterval: Duration = .seconds(60), retryInterval: Duration = .seconds(1),
+            networkNamespacePath: String? = nil
+        ) {
+            self.receiveBufferSize = receiveBufferSize
+            self.forceReceiveBuffer = forceReceiveBuffer
+            self.hostResolveInterval = hostResolveInterval
+            self.retryInterval = retryInterval
+            self.networkNamespacePath = networkNamespacePath
+        }
+    }
+
+    private struct Subscriber {
+        var targets: Set<ReachabilityTarget>
+        var last: [ReachabilityTarget: (ReachabilityStatus, ReachabilityFlags)] = [:]
+        let continuation: AsyncStream<ReachabilityEvaluation>.Continuation
+    }
+
+    public nonisolated let options: Options
+    private let logger: Logger
+    private var targetOrder: [ReachabilityTarget] = []
+    private var interventions: Set<ReachabilityTarget> = []
+    private var watcher: ReachabilityWatcher?
+    private var evaluations: [ReachabilityTarget: ReachabilityEvaluation] = [:]
+    private var subscribers: [UInt64: Subscriber] = [:]
+    private var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    private var snapshotWaiters: [UInt64: CheckedContinuation<NetlinkMirror?, Never>] = [:]
+    private var startWaiter: CheckedContinuation<Void, any Error>?
+    private var nextID: UInt64 = 0
+
+    /// Number of netlink overruns (ENOBUFS) that forced a full resynchronization.
+    public private(set) var resyncCount = 0
+    /// True between a successful `start()` and `stop()`.
+    public private(set) var isRunning = false
+
+    /// - Parameters:
+    ///   - targets: watched from the start (more are added by `add(_:)` and `changes(for:)`).
+    public init(
+        targets: [ReachabilityTarget] = [.default], options: Options = Options(),
+        logger: Logger = Logger(label: "netvigil.reachability")
+    ) {
+        self.options = options
+        self.logger = logger
+        for target in targets where !targetOrder.contains(target) { targetOrder.append(target) }
+    }
+
+    /// The targets being watched, in the order they were added.
+    public var targets: [ReachabilityTarget] { targetOrder }
+
+    /// Opens netlink, dumps links/addresses/routes/rules and evaluates every target. Returns once the first
+    /// evaluations are available; throws `ReachabilityError` when netlink (or the namespace) is unavailable.
+    public func start() async throws {
+        guard watcher == nil else { return }
+        let (stream, continuation) = AsyncStream<ReachabilityWatcher.Output>.makeStream()
+        let watcher = try ReachabilityWatcher(
+            options: options, logger: logger, output: continuation, targets: targetOrder,
+            interventions: interventions)
+        self.watcher = watcher
+        Task { [weak self] in
+            for await output in stream {
+                await self?.handle(output)
+            }
+            await self?.watcherEnded(watcher)
+        }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            startWaiter = continuation
+            watcher.start()
+        }
+    }
+
+    /// Stops the watcher thread and finishes every `changes` stream.
+    public func stop() {
+        watcher?.send(.stop)
+        watcher = nil
+        isRunning = false
+        for subscriber in subscribers.values { subscriber.continuation.finish() }
+        subscribers = [:]
+        for waiter in waiters.values { waiter.resume() }
+        waiters = [:]
+        for waiter in snapshotWaiters.values { waiter.resume(returning: nil) }
+        snapshotWaiters = [:]
+    }
+
+    /// The latest evaluation of `target`, `nil` before its first evaluation.
+    public func current(_ target: ReachabilityTarget) -> ReachabilityEvaluation? {
+        evaluations[target]
+    }
+
+    /// Adds targets; when running, returns after they have been evaluated.
+    public func add(_ targets: [ReachabilityTarget]) async {
+        let new = targets.reduce(into: [ReachabilityTarget]()) { list, target in
+            if !targetOrder.contains(target), !list.contains(target) { list.append(target) }
+        }
+        guard !new.isEmpty else { return }
+        targetOrder.append(contentsOf: new)
+        guard watcher != nil else { return }
+        await roundTrip { .add(new, ack: $0) }
+    }
+
+    /// Stops watching targets (their `changes` streams stay open but receive nothing more).
+    public func remove(_ targets: [ReachabilityTarget]) {
+        targetOrder.removeAll { targets.contains($0) }
+        for target in targets { evaluations[target] = nil }
+        watcher?.send(.remove(targets))
+    }
+
+    /// Sets or clears `interventionRequired` for a target (input of the captive-portal check).
+    /// When running, returns after the target has been re-evaluated.
+    public func setInterventionRequired(_ required: Bool, for target: ReachabilityTarget) async {
+        if required { interventions.insert(target) } else { interventions.remove(target) }
+        if !targetOrder.contains(target) { targetOrder.append(target) }
+        guard watcher != nil else { return }
+        await roundTrip { .intervention(target, required, ack: $0) }
+    }
+
+    /// Evaluations of `target`: the current one immediately (`Unknown` if none yet), then one value each
+    /// time its status or flags change (Alamofire's rule). Adds the target if needed.
+    public func changes(for target: ReachabilityTarget) async -> AsyncStream<ReachabilityEvaluation> {
+        await changes(for: [target])
+    }
+
+    /// Merged evaluations of several targets: each target's current one immediately, then changes.
+    public func changes(for targets: [ReachabilityTarget]) async -> AsyncStream<ReachabilityEvaluation> {
+        await add(targets)
+        let (stream, continuation) = AsyncStream<ReachabilityEvaluation>.makeStream(bufferingPolicy: .unbounded)
+        nextID += 1
+        let id = nextID
+        var subscriber = Subscriber(targets: Set(targets), continuation: continuation)
+        var seen = Set<ReachabilityTarget>()
+        for target in targets where seen.insert(target).inserted {
+            let evaluation = evaluations[target] ?? .unknown(target)
+            subscriber.last[target] = (evaluation.status, evaluation.flags)
+            continuation.yield(evaluation)
+        }
+        subscribers[id] = subscriber
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeSubscriber(id) }
+        }
+        return stream
+    }
+
+    /// A copy of the watcher's mirror of links, addresses, routes and rules (`nil` when not running).
+    public func mirrorSnapshot() async -> NetlinkMirror? {
+        guard let watcher else { return nil }
+        nextID += 1
+        let id = nextID
+        return await withCheckedContinuation { (continuation: CheckedContinuation<NetlinkMirror?, Never>) in
+            snapshotWaiters[id] = continuation
+            if !watcher.send(.snapshot(id)) {
+                snapshotWaiters[id] = nil
+                continuation.resume(returning: nil)
+            }
+        }
+    }
+
+    // MARK: - Internals
+
+    private func roundTrip(_ command: (UInt64) -> ReachabilityWatcher.Command) async {
+        guard let watcher else { return }
+        nextID += 1
+        let id = nextID
+        let message = command(id)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            waiters[id] = continuation
+            if !watcher.send(message) {
+                waiters[id] = nil
+                continuation.resume()
+            }
+        }
+    }
+
+    private func removeSubscriber(_ id: UInt64) {
+        subscribers[id] = nil
+    }
+
+    private func handle(_ output: ReachabilityWatcher.Output) {
+        switch output {
+        case .ready:
+            isRunning = true
+            startWaiter?.resume()
+            startWaiter = nil
+        case let .failed(error):
+            watcher = nil
+            startWaiter?.resume(throwing: error)
+            startWaiter = nil
+        case let .evaluations(list):
+            for evaluation in list {
+                guard targetOrder.contains(evaluation.target) else { continue }
+                evaluations[evaluation.target] = evaluation
+                deliver(evaluation)
+            }
+        case let .ack(id):
+            waiters.removeValue(forKey: id)?.resume()
+        case let .snapshot(id, mirror):
+            snapshotWaiters.removeValue(forKey: id)?.resume(returning: mirror)
+        case let .resync(count):
+            resyncCount = count
+        }
+    }
+
+    private func deliver(_ evaluation: ReachabilityEvaluation) {
+        for (id, var subscriber) in subscribers where subscriber.targets.contains(evaluation.target) {
+            if let last = subscriber.last[evaluation.target], last.0 == evaluation.status,
+               last.1 == evaluation.flags {
+                continue
+            }
+            subscriber.last[evaluation.target] = (evaluation.status, evaluation.flags)
+            subscribers[id] = subscriber
+            subscriber.continuation.yield(evaluation)
+        }
+    }
+
+    private func watcherEnded(_ ended: ReachabilityWatcher) {
+        if watcher === ended {
+            watcher = nil
+            isRunning = false
+        }
+        if let startWaiter {
+            self.startWaiter = nil
+            startWaiter.resume(throwing: ReachabilityError.notRunning)
+        }
+    }
+}
