@@ -1,0 +1,116 @@
+import COpenSSL
+import Foundation
+
+/// The outcome of one `X509_verify_cert` run.
+struct ChainVerification: Sendable {
+    /// True when OpenSSL accepted the chain.
+    var isValid: Bool
+    /// `X509_V_OK` or the OpenSSL verify error.
+    var code: Int32
+    /// Depth of the certificate the error is about (0 = leaf).
+    var depth: Int32
+    /// `X509_verify_cert_error_string(code)`.
+    var text: String
+    /// The chain OpenSSL built (leaf → anchor) when valid; empty otherwise.
+    var chain: [Certificate]
+    /// Subject of the certificate the error is about.
+    var failedSubject: String? = nil
+
+    var isHostMismatch: Bool {
+        code == X509_V_ERR_HOSTNAME_MISMATCH || code == X509_V_ERR_IP_ADDRESS_MISMATCH || code == X509_V_ERR_EMAIL_MISMATCH
+    }
+
+    /// The errors that mean "no path to an anchor of this store" (as opposed to a bad certificate).
+    var isMissingAnchor: Bool {
+        switch code {
+        case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
+             X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
+             X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_CERT_UNTRUSTED:
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// Host name or IP literal to check, as OpenSSL wants it.
+struct HostCheck: Sendable, Equatable {
+    var name: String
+    var isIP: Bool
+
+    /// Classifies `host`: IPv4/IPv6 literals (brackets allowed) become IP checks; a trailing dot is dropped.
+    init?(_ host: String?) {
+        guard var host = host?.trimmingCharacters(in: .whitespaces), !host.isEmpty else { return nil }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.hasSuffix(".") { host.removeLast() }
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        let isIP = inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+        self.name = isIP ? host : host.lowercased()
+        self.isIP = isIP
+    }
+}
+
+enum ChainVerifier {
+    /// Runs `X509_verify_cert` for `chain[0]` with `chain[1...]` as untrusted intermediates.
+    static func verify(chain: [Certificate], store: TrustStore, host: HostCheck?, at date: Date, partialChain: Bool) -> ChainVerification {
+        guard let leaf = chain.first else {
+            return ChainVerification(isValid: false, code: -1, depth: 0, text: "no certificate", chain: [])
+        }
+        guard let ctx = X509_STORE_CTX_new() else {
+            return ChainVerification(isValid: false, code: -1, depth: 0, text: "out of memory", chain: [])
+        }
+        defer { X509_STORE_CTX_free(ctx) }
+        guard let untrusted = cossl_sk_X509_new_null() else {
+            return ChainVerification(isValid: false, code: -1, depth: 0, text: "out of memory", chain: [])
+        }
+        // The stack borrows the certificates: `chain` keeps them alive, sk_X509_free drops only the stack.
+        defer { cossl_sk_X509_free(untrusted) }
+        for certificate in chain.dropFirst() {
+            _ = cossl_sk_X509_push(untrusted, certificate.x509)
+        }
+        return withExtendedLifetime((chain, store)) { () -> ChainVerification in
+            guard X509_STORE_CTX_init(ctx, store.store, leaf.x509, untrusted) == 1 else {
+                cossl_clear_errors()
+                return ChainVerification(isValid: false, code: -1, depth: 0, text: "X509_STORE_CTX_init failed", chain: [])
+            }
+            _ = X509_STORE_CTX_set_purpose(ctx, X509_PURPOSE_SSL_SERVER)
+            if partialChain {
+                X509_STORE_CTX_set_flags(ctx, UInt(X509_V_FLAG_PARTIAL_CHAIN))
+            }
+            cossl_X509_STORE_CTX_set_unix_time(ctx, Int64(date.timeIntervalSince1970.rounded(.down)))
+            if let host {
+                guard cossl_X509_STORE_CTX_set_host(ctx, host.name, host.isIP ? 1 : 0) == 1 else {
+                    cossl_clear_errors()
+                    return ChainVerification(isValid: false, code: X509_V_ERR_HOSTNAME_MISMATCH, depth: 0,
+                                             text: "host name cannot be checked", chain: [])
+                }
+            }
+            let result = X509_verify_cert(ctx)
+            let code = X509_STORE_CTX_get_error(ctx)
+            let depth = X509_STORE_CTX_get_error_depth(ctx)
+            cossl_clear_errors()
+            guard result == 1 else {
+                let text = String(cString: X509_verify_cert_error_string(Int(code)))
+                let current = X509_STORE_CTX_get_current_cert(ctx)
+                let subject = current.map { Certificate.oneLine(X509_get_subject_name($0)) }
+                return ChainVerification(isValid: false, code: code == X509_V_OK ? -1 : code, depth: depth, text: text,
+                                         chain: [], failedSubject: subject)
+            }
+            var built: [Certificate] = []
+            if let stack = X509_STORE_CTX_get0_chain(ctx) {
+                for index in 0..<cossl_sk_X509_num(stack) {
+                    guard let x509 = cossl_sk_X509_value(stack, index) else { continue }
+                    if let served = chain.first(where: { $0.x509 == x509 }) {
+                        built.append(served)
+                    } else if let anchor = store.knownAnchor(x509) {
+                        built.append(anchor)
+                    } else if let other = Certificate(retainingX509: x509) {
+                        built.append(other)
+                    }
+                }
+            }
+            return ChainVerification(isValid: true, code: X509_V_OK, depth: 0, text: "ok", chain: built)
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// Why a served chain is not trusted, in the spirit of Alamofire's `ServerTrustFailureReason`.
+public enum ServerTrustFailureReason: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The server sent no certificate.
+    case noCertificates
+    /// OpenSSL refused the chain: verify error code (`X509_V_ERR_*`), depth (0 = leaf) and OpenSSL's text,
+    /// e.g. "certificate has expired".
+    case chainInvalid(code: Int32, depth: Int32, text: String)
+    /// The leaf is not valid for the host: the expected host and the names the leaf presents.
+    case hostnameMismatch(expected: String, presented: [String])
+    /// Certificate pinning: no certificate of the validated chain is a pinned certificate.
+    case certificatePinMismatch(PinMismatch)
+    /// Public-key pinning: no eligible certificate carries a pinned key.
+    case publicKeyPinMismatch(PinMismatch)
+
+    /// Stable identifier for storage and JSON: `noCertificates`, `chainInvalid`, `hostnameMismatch`,
+    /// `certificatePinMismatch`, `publicKeyPinMismatch`.
+    public var kind: String {
+        switch self {
+        case .noCertificates: return "noCertificates"
+        case .chainInvalid: return "chainInvalid"
+        case .hostnameMismatch: return "hostnameMismatch"
+        case .certificatePinMismatch: return "certificatePinMismatch"
+        case .publicKeyPinMismatch: return "publicKeyPinMismatch"
+        }
+    }
+
+    /// True for the two pin mismatches.
+    public var isPinMismatch: Bool {
+        switch self {
+        case .certificatePinMismatch, .publicKeyPinMismatch: return true
+        default: return false
+        }
+    }
+
+    /// Human text; for pin mismatches the OkHttp-style listing of served and configured pins (what alerts carry).
+    public var message: String {
+        switch self {
+        case .noCertificates:
+            return "the server sent no certificate"
+        case .chainInvalid(let code, let depth, let text):
+            return "certificate chain invalid: \(text) (OpenSSL verify error \(code) at depth \(depth))"
+        case .hostnameMismatch(let expected, let presented):
+            let names = presented.isEmpty ? "no names" : presented.joined(separator: ", ")
+            return "host name mismatch: certificate is not valid for \(expected) (it presents \(names))"
+        case .certificatePinMismatch(let mismatch), .publicKeyPinMismatch(let mismatch):
+            return mismatch.message
+        }
+    }
+
+    public var description: String { message }
+}
+
+/// The details of a pin mismatch: what was served and what was pinned.
+public struct PinMismatch: Sendable, Hashable, Codable {
+    /// One served certificate as a mismatch report lists it.
+    public struct Entry: Sendable, Hashable, Codable {
+        /// `sha256/BASE64` of the certificate's public key.
+        public let pin: SPKIPin
+        /// Subject, one line.
+        public let subject: String
+    }
+
+    /// The pinning mode that failed.
+    public let mode: SecurityPolicy.PinningMode
+    /// The host evaluated, if any.
+    public let host: String?
+    /// The served chain, leaf first.
+    public let servedChain: [Entry]
+    /// Pinned certificates (for certificate pinning) with their key pins.
+    public let pinnedCertificates: [Entry]
+    /// The configured public-key pins (keys of pinned certificates plus explicit pins).
+    public let configuredPins: [SPKIPin]
+    /// For public-key pinning with invalid certificates allowed: only the leaf key was eligible.
+    public let leafOnly: Bool
+
+    /// OkHttp's format:
+    /// ```
+    /// Certificate pinning failure!
+    ///   Peer certificate chain:
+    ///     sha256/...: CN=...
+    ///   Pinned certificates for host:
+    ///     sha256/...
+    /// ```
+    public var message: String {
+        let target = host ?? "this server"
+        var lines = [mode == .certificate
+            ? "Certificate pinning failure for \(target): no certificate of the validated chain is pinned"
+            : "Public-key pinning failure for \(target): no \(leafOnly ? "leaf key (invalid certificates are allowed, so only the leaf key counts)" : "key of the validated chain") is pinned"]
+        lines.append("  Peer certificate chain:")
+        lines += servedChain.map { "    \($0.pin): \($0.subject)" }
+        lines.append("  Pinned certificates for \(target):")
+        if mode == .certificate {
+            lines += pinnedCertificates.map { "    \($0.pin): \($0.subject)" }
+        } else {
+            lines += configuredPins.map { "    \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension ServerTrustFailureReason: Codable {
+    enum CodingKeys: String, CodingKey {
+        case kind, message, code, depth, text, expected, presented, mismatch
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try container.decode(String.self, forKey: .kind)
+        switch kind {
+        case "noCertificates":
+            self = .noCertificates
+        case "chainInvalid":
+            self = .chainInvalid(code: try container.decode(Int32.self, forKey: .code),
+                                 depth: try container.decode(Int32.self, forKey: .depth),
+                                 text: try container.decode(String.self, forKey: .text))
+        case "hostnameMismatch":
+            self = .hostnameMismatch(expected: try container.decode(String.self, forKey: .expected),
+                                     presented: try container.decode([String].self, forKey: .presented))
+        case "certificatePinMismatch":
+            self = .certificatePinMismatch(try container.decode(PinMismatch.self, forKey: .mismatch))
+        case "publicKeyPinMismatch":
+            self = .publicKeyPinMismatch(try container.decode(PinMismatch.self, forKey: .mismatch))
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown reason kind \(kind)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(message, forKey: .message)
+        switch self {
+        case .noCertificates:
+            break
+        case .chainInvalid(let code, let depth, let text):
+            try container.encode(code, forKey: .code)
+            try container.encode(depth, forKey: .depth)
+            try container.encode(text, forKey: .text)
+        case .hostnameMismatch(let expected, let presented):
+            try container.encode(expected, forKey: .expected)
+            try container.encode(presented, forKey: .presented)
+        case .certificatePinMismatch(let mismatch), .publicKeyPinMismatch(let mismatch):
+            try container.encode(mismatch, forKey: .mismatch)
+        }
+    }
+}
