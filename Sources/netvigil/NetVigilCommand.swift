@@ -12,6 +12,7 @@ struct NetVigilCommand: AsyncParsableCommand {
             RunCommand.self,
             CheckConfigCommand.self,
             ExportCommand.self,
+            ReachabilityCommand.self,
             VersionCommand.self,
         ]
     )

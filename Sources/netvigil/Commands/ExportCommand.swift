@@ -127,11 +127,11 @@ final class ExportProgress {
     private let start = ContinuousClock.now
 
     func report(rows: Int) {
-        fputs("\rexported \(rows) rows (\(rate(rows)) rows/s)", stderr)
+        writeStandardError("\rexported \(rows) rows (\(rate(rows)) rows/s)")
     }
 
     func finish(rows: Int) {
-        fputs("\rexported \(rows) rows (\(rate(rows)) rows/s)\n", stderr)
+        writeStandardError("\rexported \(rows) rows (\(rate(rows)) rows/s)\n")
     }
 
     private func rate(_ rows: Int) -> Int {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NetVigilAgent
 
 /// `netvigil version`: prints the version (same as `--version`).
 struct VersionCommand: ParsableCommand {

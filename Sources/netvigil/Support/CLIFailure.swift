@@ -1,7 +1,5 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 /// A failure that ends a command: one line on stderr and a sysexits-style exit code.
 struct CLIFailure: Error, CustomStringConvertible {
@@ -44,6 +42,10 @@ func withCLIFailureHandling<T>(_ body: () async throws -> T) async throws -> T {
 
 /// Writes `netvigil: message` to stderr (one line).
 func printError(_ message: String) {
-    let line = "netvigil: " + message.replacingOccurrences(of: "\n", with: " ") + "\n"
-    fputs(line, stderr)
+    writeStandardError("netvigil: " + message.replacingOccurrences(of: "\n", with: " ") + "\n")
+}
+
+/// Writes text to stderr unbuffered.
+func writeStandardError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
 }

@@ -1,0 +1,121 @@
+import Foundation
+import XCTest
+@testable import NetVigilStore
+
+final class HistoryExporterTests: XCTestCase {
+    private func seededStore(_ directory: TemporaryDirectory) async throws -> Store {
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        var probes = (0..<30).map { Fixtures.probe($0, target: $0 % 3 == 0 ? "web" : "api", ok: $0 % 5 != 0) }
+        probes.append(ProbeRecord(time: Fixtures.base.adding(.seconds(40)), target: "api", outcome: .skipped,
+                                  reachabilityStatus: "NotReachable"))
+        try await store.write(WriteBatch(
+            probes: probes,
+            reachabilityEvents: (0..<10).map { Fixtures.reachability($0, target: $0 < 5 ? "default" : "api") },
+            alerts: [Fixtures.alert(3), Fixtures.alert(4, state: .delivered, target: "web")]))
+        return try Store.openReadOnly(path: directory.path("n.sqlite"))
+    }
+
+    private func export(_ store: Store, _ query: ExportQuery = ExportQuery(), format: ExportFormat) throws -> (String, ExportSummary) {
+        let output = MemoryOutput()
+        let summary = try HistoryExporter(store: store, version: "9.9.9")
+            .export(query, format: format, to: output, now: Fixtures.base)
+        return (output.string, summary)
+    }
+
+    func testJSONDocumentValidatesAndInlinesCertificates() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await seededStore(directory)
+        let (text, summary) = try export(store, format: .json)
+        XCTAssertEqual(summary.probes, 31)
+        XCTAssertEqual(summary.reachability, 10)
+        XCTAssertEqual(summary.alerts, 2)
+        let file = directory.path("export.json")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        try SchemaValidator.assertValid(file, ndjson: false)
+
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        XCTAssertEqual(document["netvigil"] as? String, "9.9.9")
+        XCTAssertEqual(document["exported_at"] as? String, "2026-11-18T08:26:40.000Z")
+        let probes = try XCTUnwrap(document["probes"] as? [[String: Any]])
+        let first = probes[0]
+        XCTAssertEqual(first["time"] as? String, "2026-11-18T08:26:40.000Z")
+        let chain = try XCTUnwrap(first["served_chain"] as? [[String: Any]])
+        XCTAssertEqual(chain.map { $0["subject"] as? String }, ["CN=cert 1", "CN=cert 2", "CN=cert 3"])
+        XCTAssertEqual(chain[0]["sha256"] as? String, String(format: "%064x", 1))
+        XCTAssertEqual((first["timings_ms"] as? [String: Any])?["total"] as? Double, 4.886)
+        XCTAssertTrue(text.contains("\"total\":4.886"), "µs precision, fixed 3 decimals")
+        let failed = probes.first { ($0["outcome"] as? String) == "failed" }
+        XCTAssertEqual((failed?["details"] as? [String: Any])?["body"] as? String, "down \"now\"")
+        let skipped = try XCTUnwrap(probes.last)
+        XCTAssertEqual(skipped["outcome"] as? String, "skipped")
+        XCTAssertTrue(skipped["http"] is NSNull)
+        XCTAssertEqual((skipped["served_chain"] as? [Any])?.count, 0)
+        let times = probes.compactMap { $0["time"] as? String }
+        XCTAssertEqual(times, times.sorted(), "rows in time order")
+    }
+
+    func testNDJSONLinesValidateWithTypes() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await seededStore(directory)
+        let (text, summary) = try export(store, format: .ndjson)
+        let lines = text.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1 + summary.total)
+        XCTAssertTrue(lines[0].hasPrefix("{\"type\":\"header\""))
+        XCTAssertEqual(lines.filter { $0.hasPrefix("{\"type\":\"probe\"") }.count, 31)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("{\"type\":\"reachability\"") }.count, 10)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("{\"type\":\"alert\"") }.count, 2)
+        let file = directory.path("export.ndjson")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        try SchemaValidator.assertValid(file, ndjson: true)
+    }
+
+    func testTimeTargetAndKindFilters() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await seededStore(directory)
+        let since = Fixtures.base.adding(.seconds(10))
+        let until = Fixtures.base.adding(.seconds(20))
+        let (_, ranged) = try export(store, ExportQuery(since: since, until: until), format: .json)
+        XCTAssertEqual(ranged.probes, 10, "since inclusive, until exclusive")
+        XCTAssertEqual(ranged.reachability, 0)
+        let (_, api) = try export(store, ExportQuery(targets: ["api"]), format: .json)
+        XCTAssertEqual(api.probes, 21)
+        XCTAssertEqual(api.reachability, 5)
+        XCTAssertEqual(api.alerts, 1)
+        let (text, onlyReachability) = try export(store, ExportQuery(kinds: [.reachability]), format: .json)
+        XCTAssertEqual(onlyReachability.total, 10)
+        XCTAssertFalse(text.contains("\"probes\""))
+        let file = directory.path("r.json")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        try SchemaValidator.assertValid(file, ndjson: false)
+    }
+
+    func testFlushesInChunksWithConstantBuffer() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        try await store.write(WriteBatch(probes: (0..<3_000).map { Fixtures.probe($0) }))
+        final class CountingOutput: ExportOutput {
+            var writes = 0
+            var largest = 0
+            func write(_ bytes: UnsafeRawBufferPointer) throws {
+                writes += 1
+                largest = max(largest, bytes.count)
+            }
+        }
+        let output = CountingOutput()
+        var progressCalls = 0
+        _ = try HistoryExporter(store: store, version: "x").export(ExportQuery(), format: .ndjson, to: output) { _ in progressCalls += 1 }
+        XCTAssertGreaterThan(output.writes, 10)
+        XCTAssertLessThan(output.largest, 80 * 1024, "the writer flushes at 64 KiB")
+    }
+
+    func testOutputErrorsSurface() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await seededStore(directory)
+        final class FailingOutput: ExportOutput {
+            func write(_ bytes: UnsafeRawBufferPointer) throws { throw ExportError.output("cannot write out.json: No space left on device") }
+        }
+        XCTAssertThrowsError(try HistoryExporter(store: store, version: "x").export(ExportQuery(), format: .json, to: FailingOutput())) { error in
+            XCTAssertEqual("\(error)", "cannot write out.json: No space left on device")
+        }
+    }
+}

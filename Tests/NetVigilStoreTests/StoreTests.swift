@@ -1,0 +1,240 @@
+import Foundation
+import GRDB
+import Logging
+import ServiceLifecycle
+import XCTest
+@testable import NetVigilStore
+
+final class StoreTests: XCTestCase {
+    func testOpenCreatesDirectoryAndPrivateFileWithSchema() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("state/sub/netvigil.sqlite")
+        let store = try Store.open(path: path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        let dirAttributes = try FileManager.default.attributesOfItem(atPath: directory.path("state/sub"))
+        XCTAssertEqual((dirAttributes[.posixPermissions] as? NSNumber)?.intValue, 0o700)
+        let tables = try store.read { db in try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type='table'") }
+        for table in StoreSchema.requiredTables { XCTAssertTrue(tables.contains(table), table) }
+        let journal = try store.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        XCTAssertEqual(journal, "wal")
+        let synchronous = try store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        XCTAssertEqual(synchronous, 1) // NORMAL
+    }
+
+    func testReopeningExistingFileKeepsDataAndMigrationsOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("netvigil.sqlite")
+        do {
+            let store = try Store.open(path: path)
+            try await store.write(WriteBatch(probes: [Fixtures.probe(1)]))
+        }
+        let store = try Store.open(path: path)
+        let stats = try await store.statistics()
+        XCTAssertEqual(stats.probeResults, 1)
+        let migrations = try store.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+        XCTAssertEqual(migrations, ["v1"])
+    }
+
+    func testNewerSchemaIsRefused() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("netvigil.sqlite")
+        let store = try Store.open(path: path)
+        try await store.pool.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99-future')") }
+        XCTAssertThrowsError(try Store.open(path: path)) { error in
+            XCTAssertEqual((error as? StoreError)?.kind, .newerSchema)
+        }
+    }
+
+    func testCertificatesAreDeduplicatedAndLinkedInOrder() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        try await store.write(WriteBatch(probes: (0..<10).map { Fixtures.probe($0) }))
+        try await store.write(WriteBatch(probes: [Fixtures.probe(10)]))
+        let stats = try await store.statistics()
+        XCTAssertEqual(stats.probeResults, 11)
+        XCTAssertEqual(stats.certificates, 3)
+        let links = try store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM probe_certificates") }
+        XCTAssertEqual(links, 11 * 6)
+        let order = try store.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT c.subject FROM probe_certificates l JOIN certificates c ON c.id = l.certificate_id
+                WHERE l.result_id = 1 AND l.chain = 0 ORDER BY l.position
+                """)
+        }
+        XCTAssertEqual(order, ["CN=cert 1", "CN=cert 2", "CN=cert 3"])
+    }
+
+    func testBatchIsAtomic() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        var bad = Fixtures.alert(1)
+        bad.kind = "pin_mismatch"
+        // The same idempotency key twice is fine (ignored); a CHECK violation aborts the whole batch.
+        try await store.pool.write { db in try db.execute(sql: "CREATE TRIGGER fail BEFORE INSERT ON alerts WHEN NEW.target = 'boom' BEGIN SELECT RAISE(ABORT, 'boom'); END") }
+        bad.target = "boom"
+        do {
+            try await store.write(WriteBatch(probes: [Fixtures.probe(1)], alerts: [bad]))
+            XCTFail("expected the batch to fail")
+        } catch {}
+        let stats = try await store.statistics()
+        XCTAssertEqual(stats.probeResults, 0, "probe result must not commit without its alert")
+        XCTAssertEqual(stats.certificates, 0)
+        // The certificate cache must not remember ids from the rolled-back transaction.
+        try await store.write(WriteBatch(probes: [Fixtures.probe(2)]))
+        let after = try await store.statistics()
+        XCTAssertEqual(after.certificates, 3)
+    }
+
+    func testReadersAreNotBlockedByAWriter() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        try await store.write(WriteBatch(probes: [Fixtures.probe(1)]))
+        let writerStarted = expectation(description: "writer holds the lock")
+        let longWrite = Task {
+            try await store.pool.write { db in
+                try db.execute(sql: "INSERT INTO probe_results (time_ms, target, outcome) VALUES (1, 'x', 'ok')")
+                writerStarted.fulfill()
+                Thread.sleep(forTimeInterval: 1.5)
+            }
+        }
+        await fulfillment(of: [writerStarted], timeout: 5)
+        let start = ContinuousClock.now
+        let stats = try await store.statistics()
+        let elapsed = ContinuousClock.now - start
+        XCTAssertEqual(stats.probeResults, 1, "reader sees the committed snapshot")
+        XCTAssertLessThan(elapsed, .milliseconds(1_000), "read waited for the writer")
+        try await longWrite.value
+        let final = try await store.statistics()
+        XCTAssertEqual(final.probeResults, 2)
+    }
+
+    func testConcurrentWritersThroughStoreWriterLoseNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        let writer = StoreWriter(store: store, logger: Logger(label: "test"))
+        let runner = Task { try await writer.run() }
+        await withTaskGroup(of: Void.self) { group in
+            for producer in 0..<8 {
+                group.addTask {
+                    for i in 0..<250 {
+                        writer.submit(WriteBatch(probes: [Fixtures.probe(producer * 1_000 + i, target: "t\(producer)")]))
+                    }
+                }
+            }
+            group.addTask {
+                // Readers run while writes happen.
+                for _ in 0..<20 { _ = try? await store.statistics() }
+            }
+        }
+        try await writer.write(WriteBatch(reachabilityEvents: [Fixtures.reachability(0)]))
+        writer.close()
+        try await runner.value
+        let stats = try await store.statistics()
+        XCTAssertEqual(stats.probeResults, 2_000)
+        XCTAssertEqual(stats.reachabilityEvents, 1)
+        XCTAssertFalse(writer.submit(WriteBatch(probes: [Fixtures.probe(1)])), "closed writer refuses new rows")
+    }
+
+    func testGracefulShutdownFlushesPendingWrites() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        let writer = StoreWriter(store: store, logger: Logger(label: "test"))
+        let group = ServiceGroup(configuration: .init(services: [writer], logger: Logger(label: "test")))
+        let running = Task { try await group.run() }
+        for i in 0..<5_000 { writer.submit(WriteBatch(probes: [Fixtures.probe(i)])) }
+        await group.triggerGracefulShutdown()
+        try await running.value
+        let stats = try await store.statistics()
+        XCTAssertEqual(stats.probeResults, 5_000)
+    }
+
+    func testRetentionDeletesOldRowsKeepsPendingAlertsAndOrphanCertificates() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        var oldProbe = Fixtures.probe(0, at: Fixtures.base.adding(.seconds(-86_400 * 40)))
+        oldProbe.servedChain = [Fixtures.certificate(99)]
+        oldProbe.validatedChain = []
+        let newProbe = Fixtures.probe(1)
+        var oldEvent = Fixtures.reachability(0)
+        oldEvent.time = Fixtures.base.adding(.seconds(-86_400 * 40))
+        var oldPending = Fixtures.alert(1)
+        oldPending.time = oldEvent.time
+        var oldDelivered = Fixtures.alert(2, state: .delivered)
+        oldDelivered.time = oldEvent.time
+        let oldProbes = (0..<5_000).map { i -> ProbeRecord in
+            var p = Fixtures.probe(i, at: Fixtures.base.adding(.seconds(-86_400 * 35 + Int64(i))))
+            p.servedChain = []; p.validatedChain = []
+            return p
+        }
+        try await store.write(WriteBatch(probes: [oldProbe, newProbe] + oldProbes, reachabilityEvents: [oldEvent, Fixtures.reachability(1)],
+                                         alerts: [oldPending, oldDelivered]))
+        let service = RetentionService(store: store, retention: .seconds(86_400 * 30), logger: Logger(label: "test"))
+        let pruned = await service.pruneOnce(now: Fixtures.base.adding(.seconds(10)))
+        let summary = try XCTUnwrap(pruned)
+        XCTAssertEqual(summary.probeResults, 5_001)
+        XCTAssertEqual(summary.reachabilityEvents, 1)
+        XCTAssertEqual(summary.alerts, 1, "only the delivered alert goes; pending ones are never deleted")
+        XCTAssertEqual(summary.certificates, 1, "certificate 99 is no longer referenced")
+        let stats = try await store.statistics()
+        XCTAssertEqual(stats.probeResults, 1)
+        XCTAssertEqual(stats.certificates, 3)
+        XCTAssertEqual(stats.alertsPending, 1)
+        // A certificate deleted by retention and seen again is stored again (no stale cached id).
+        try await store.write(WriteBatch(probes: [oldProbe]))
+        let again = try await store.statistics()
+        XCTAssertEqual(again.certificates, 4)
+        let dangling = try store.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM probe_certificates l LEFT JOIN certificates c ON c.id = l.certificate_id WHERE c.id IS NULL")
+        }
+        XCTAssertEqual(dangling, 0)
+    }
+
+    func testReadOnlyOpenRejectsMissingForeignAndCorruptFiles() throws {
+        let directory = try TemporaryDirectory()
+        XCTAssertEqual(kind { try Store.openReadOnly(path: directory.path("missing.sqlite")) }, .missing)
+
+        let text = directory.path("text.sqlite")
+        try String(repeating: "not a database\n", count: 200).write(toFile: text, atomically: true, encoding: .utf8)
+        XCTAssertEqual(kind { try Store.openReadOnly(path: text) }, .notADatabase)
+
+        let foreign = directory.path("foreign.sqlite")
+        let queue = try DatabaseQueue(path: foreign)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE t(x)") }
+        XCTAssertEqual(kind { try Store.openReadOnly(path: foreign) }, .notNetvigil)
+
+        let corrupt = directory.path("corrupt.sqlite")
+        try makeCorruptDatabase(at: corrupt)
+        XCTAssertEqual(kind { try Store.openReadOnly(path: corrupt) }, .corrupt)
+    }
+
+    private func kind(_ body: () throws -> Store) -> StoreError.Kind? {
+        do {
+            _ = try body()
+            return nil
+        } catch {
+            return (error as? StoreError)?.kind
+        }
+    }
+}
+
+/// Writes a netvigil database and overwrites pages in the middle with garbage.
+func makeCorruptDatabase(at path: String) throws {
+    do {
+        let store = try Store.open(path: path)
+        let batch = WriteBatch(probes: (0..<2_000).map { Fixtures.probe($0) })
+        let semaphore = DispatchSemaphore(value: 0)
+        Task {
+            try? await store.write(batch)
+            semaphore.signal()
+        }
+        semaphore.wait()
+        _ = try store.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+    let size = try handle.seekToEnd()
+    try handle.seek(toOffset: size / 2)
+    try handle.write(contentsOf: Data(repeating: 0xA5, count: 16_384))
+    try handle.close()
+    for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Validate a netvigil export against deploy/schemas/export.schema.json.
+
+Usage: validate.py FILE [--ndjson]   (FILE may be - for stdin)
+Prints one error line and exits 1 on the first invalid document or line; prints a count and exits 0 otherwise.
+"""
+import json
+import os
+import sys
+
+import jsonschema
+
+def main() -> int:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    ndjson = "--ndjson" in sys.argv
+    if len(args) != 1:
+        print("usage: validate.py FILE [--ndjson]", file=sys.stderr)
+        return 64
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "export.schema.json")) as f:
+        schema = json.load(f)
+    validator = jsonschema.Draft202012Validator(schema)
+    stream = sys.stdin if args[0] == "-" else open(args[0])
+    count = 0
+    try:
+        if ndjson:
+            for number, line in enumerate(stream, start=1):
+                instance = json.loads(line)
+                if number == 1 and instance.get("type") != "header":
+                    raise ValueError("line 1: expected the header object")
+                validator.validate(instance)
+                count += 1
+        else:
+            document = json.load(stream)
+            validator.validate(document)
+            count = sum(len(document.get(k, [])) for k in ("probes", "reachability", "alerts"))
+    except (jsonschema.ValidationError, ValueError) as error:
+        message = error.message if isinstance(error, jsonschema.ValidationError) else str(error)
+        path = "/".join(str(p) for p in getattr(error, "absolute_path", []))
+        print(f"invalid export ({'line %d' % (count + 1) if ndjson else 'document'}) at /{path}: {message}", file=sys.stderr)
+        return 1
+    print(f"valid: {count} rows")
+    return 0
+
+if __name__ == "__main__":
+    sys.exit(main())
