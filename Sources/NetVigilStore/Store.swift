@@ -133,9 +133,7 @@ public final class Store: Sendable {
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try pool.read(body)
-        } catch let error as StoreError {
-            throw error
-        } catch {
+        } catch let error as DatabaseError {
             throw Store.classify(error, path: path)
         }
     }

@@ -35,10 +35,10 @@ final class HistoryExporterTests: XCTestCase {
 
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         XCTAssertEqual(document["netvigil"] as? String, "9.9.9")
-        XCTAssertEqual(document["exported_at"] as? String, "2026-11-18T08:26:40.000Z")
+        XCTAssertEqual(document["exported_at"] as? String, "2026-11-18T11:06:40.000Z")
         let probes = try XCTUnwrap(document["probes"] as? [[String: Any]])
         let first = probes[0]
-        XCTAssertEqual(first["time"] as? String, "2026-11-18T08:26:40.000Z")
+        XCTAssertEqual(first["time"] as? String, "2026-11-18T11:06:40.000Z")
         let chain = try XCTUnwrap(first["served_chain"] as? [[String: Any]])
         XCTAssertEqual(chain.map { $0["subject"] as? String }, ["CN=cert 1", "CN=cert 2", "CN=cert 3"])
         XCTAssertEqual(chain[0]["sha256"] as? String, String(format: "%064x", 1))

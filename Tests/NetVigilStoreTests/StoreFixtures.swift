@@ -16,7 +16,7 @@ final class TemporaryDirectory {
 }
 
 enum Fixtures {
-    static let base = Timestamp(milliseconds: 1_795_000_000_000) // 2026-11-18
+    static let base = Timestamp(milliseconds: 1_795_000_000_000) // 2026-11-18T11:06:40Z
 
     static func certificate(_ n: Int) -> CertificateRecord {
         CertificateRecord(

@@ -4,7 +4,7 @@ import XCTest
 final class TimestampTests: XCTestCase {
     func testFormatsRFC3339UTCWithMilliseconds() {
         XCTAssertEqual(Timestamp(milliseconds: 0).rfc3339, "1970-01-01T00:00:00.000Z")
-        XCTAssertEqual(Timestamp(milliseconds: 1_795_000_000_123).rfc3339, "2026-11-18T08:26:40.123Z")
+        XCTAssertEqual(Timestamp(milliseconds: 1_795_000_000_123).rfc3339, "2026-11-18T11:06:40.123Z")
         XCTAssertEqual(Timestamp(milliseconds: 951_782_400_000).rfc3339, "2000-02-29T00:00:00.000Z")
         XCTAssertEqual(Timestamp(milliseconds: -1).rfc3339, "1969-12-31T23:59:59.999Z")
     }
@@ -22,8 +22,8 @@ final class TimestampTests: XCTestCase {
     }
 
     func testParsesRFC3339VariantsAndRelativeTimes() {
-        XCTAssertEqual(Timestamp.parse("2026-11-18T08:26:40Z")?.milliseconds, 1_795_000_000_000)
-        XCTAssertEqual(Timestamp.parse("2026-11-18T09:26:40.5+01:00")?.milliseconds, 1_795_000_000_500)
+        XCTAssertEqual(Timestamp.parse("2026-11-18T11:06:40Z")?.milliseconds, 1_795_000_000_000)
+        XCTAssertEqual(Timestamp.parse("2026-11-18T12:06:40.5+01:00")?.milliseconds, 1_795_000_000_500)
         XCTAssertEqual(Timestamp.parse("2026-11-18")?.milliseconds, 1_794_960_000_000)
         let now = Timestamp(milliseconds: 1_000_000_000)
         XCTAssertEqual(Timestamp.parse("-24h", now: now)?.milliseconds, 1_000_000_000 - 86_400_000)

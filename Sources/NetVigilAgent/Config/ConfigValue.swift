@@ -133,9 +133,6 @@ public struct ConfigValue: @unchecked Sendable {
                 message += "; expected one of: \(allowedKeys.joined(separator: ", "))"
                 throw keyValue.error(message)
             }
-            if entries.contains(where: { $0.key == key }) {
-                throw keyValue.error("duplicate key")
-            }
             entries.append((key, keyNode, valueNode))
         }
         return ConfigMapping(owner: self, entries: entries.map { ($0.key, ConfigValue(node: $0.value, path: path.isEmpty ? $0.key : "\(path).\($0.key)", file: file)) })
