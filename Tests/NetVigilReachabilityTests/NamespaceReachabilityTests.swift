@@ -1,0 +1,240 @@
+import Foundation
+import NetVigilReachability
+import XCTest
+
+/// Real netlink in network namespaces this test creates (root). The monitor runs in this process with its
+/// watcher thread inside the namespace (setns); the host's interfaces are never touched.
+final class NamespaceReachabilityTests: XCTestCase {
+    /// ns with veth va (10.77.0.2/24, 2001:db8:77::2/64) <-> vb (no address), both up.
+    private func makeNamespace() throws -> NetworkNamespace {
+        let ns = try NetworkNamespace(for: self)
+        try ns.addVethPair("va", "vb", address: "10.77.0.2/24")
+        try ns.ip("-6", "addr", "add", "2001:db8:77::2/64", "dev", "va", "nodad")
+        return ns
+    }
+
+    func testDefaultRouteAddedAndRemoved() async throws {
+        let ns = try makeNamespace()
+        let monitor = try await ReachabilityMonitor.started(in: ns, targets: [.default])
+        defer { Task { await monitor.stop() } }
+        let initial = try await evaluationNow(monitor, .default)
+        XCTAssertEqual(initial.status, .notReachable)
+        XCTAssertEqual(initial.flags, [])
+
+        try ns.ip("route", "add", "default", "via", "10.77.0.1", "dev", "va")
+        let up = try await awaitEvaluation(monitor, .default, "default route usable") { $0.status == .reachableViaWiFi }
+        XCTAssertEqual(up.flags, [.reachable])
+        XCTAssertEqual(up.interface, "va")
+        XCTAssertEqual(up.interfaceKind, .virtual)
+        XCTAssertEqual(up.gateway, "10.77.0.1")
+        XCTAssertEqual(up.source, "10.77.0.2")
+        XCTAssertEqual(up.family, .ipv4)
+        XCTAssertEqual(up.table, 254)
+
+        try ns.ip("route", "del", "default", "via", "10.77.0.1", "dev", "va")
+        let down = try await awaitEvaluation(monitor, .default, "default route gone") { $0.status == .notReachable }
+        XCTAssertEqual(down.flags, [])
+
+        // An IPv6 default route counts too.
+        try ns.ip("-6", "route", "add", "default", "via", "2001:db8:77::1", "dev", "va")
+        let v6 = try await awaitEvaluation(monitor, .default, "IPv6 default usable") { $0.status == .reachableViaWiFi }
+        XCTAssertEqual(v6.family, .ipv6)
+        XCTAssertEqual(v6.source, "2001:db8:77::2")
+        XCTAssertEqual(v6.gateway, "2001:db8:77::1")
+    }
+
+    func testCarrierLossMakesConnectionRequiredThenRecovers() async throws {
+        let ns = try makeNamespace()
+        let target = ReachabilityTarget.address("10.77.0.9")
+        let monitor = try await ReachabilityMonitor.started(in: ns, targets: [target])
+        defer { Task { await monitor.stop() } }
+        let initial = try await evaluationNow(monitor, target)
+        XCTAssertEqual(initial.status, .reachableViaWiFi)
+        XCTAssertEqual(initial.flags, [.reachable, .isDirect])
+
+        try ns.ip("link", "set", "vb", "down")  // peer down → va loses carrier
+        let lost = try await awaitEvaluation(monitor, target, "carrier lost") { $0.flags.contains(.connectionRequired) }
+        XCTAssertEqual(lost.status, .notReachable)
+        XCTAssertEqual(lost.flags, [.connectionRequired, .isDirect])
+        XCTAssertEqual(lost.interface, "va")
+
+        try ns.ip("link", "set", "vb", "up")
+        let back = try await awaitEvaluation(monitor, target, "carrier back") { $0.status == .reachableViaWiFi }
+        XCTAssertEqual(back.flags, [.reachable, .isDirect])
+    }
+
+    func testAdminDownAndAddressRemoved() async throws {
+        let ns = try makeNamespace()
+        let target = ReachabilityTarget.address("10.77.0.9")
+        let monitor = try await ReachabilityMonitor.started(in: ns, targets: [target, .default])
+        defer { Task { await monitor.stop() } }
+        try ns.ip("route", "add", "default", "via", "10.77.0.1", "dev", "va")
+        _ = try await awaitEvaluation(monitor, .default, "default usable") { $0.status == .reachableViaWiFi }
+
+        try ns.ip("addr", "del", "10.77.0.2/24", "dev", "va")
+        let gone = try await awaitEvaluation(monitor, target, "address removed") { $0.status == .notReachable }
+        XCTAssertFalse(gone.flags.contains(.reachable))
+        // The kernel silently flushed the IPv4 default route with the last address; the mirror noticed.
+        let defaultGone = try await awaitEvaluation(monitor, .default, "default flushed") { $0.status == .notReachable }
+        XCTAssertNotEqual(defaultGone.family, .ipv4)
+
+        try ns.ip("addr", "add", "10.77.0.2/24", "dev", "va")
+        _ = try await awaitEvaluation(monitor, target, "address back") { $0.status == .reachableViaWiFi }
+        try ns.ip("link", "set", "va", "down")
+        let adminDown = try await awaitEvaluation(monitor, target, "admin down") { $0.status == .notReachable }
+        XCTAssertFalse(adminDown.flags.contains(.reachable))
+    }
+
+    func testOnLinkVersusGatewayAndLocalAddresses() async throws {
+        let ns = try makeNamespace()
+        try ns.ip("route", "add", "192.0.2.0/24", "via", "10.77.0.1", "dev", "va")
+        let onLink = ReachabilityTarget.address("10.77.0.9")
+        let viaGateway = ReachabilityTarget.address("192.0.2.10")
+        let local4 = ReachabilityTarget.address("10.77.0.2")
+        let local6 = ReachabilityTarget.address("2001:db8:77::2")
+        let loopback = ReachabilityTarget.address("127.0.0.1")
+        let monitor = try await ReachabilityMonitor.started(
+            in: ns, targets: [onLink, viaGateway, local4, local6, loopback])
+        defer { Task { await monitor.stop() } }
+
+        let direct = try await evaluationNow(monitor, onLink)
+        XCTAssertEqual(direct.flags, [.reachable, .isDirect])
+        XCTAssertNil(direct.gateway)
+
+        let routed = try await evaluationNow(monitor, viaGateway)
+        XCTAssertEqual(routed.flags, [.reachable])
+        XCTAssertEqual(routed.gateway, "10.77.0.1")
+        XCTAssertEqual(routed.status, .reachableViaWiFi)
+
+        for target in [local4, local6, loopback] {
+            let local = try await evaluationNow(monitor, target)
+            XCTAssertEqual(local.flags, [.reachable, .isLocalAddress, .isDirect], "\(target)")
+            XCTAssertEqual(local.interfaceKind, .loopback, "\(target)")
+            XCTAssertNotNil(local.table, "\(target)")
+        }
+    }
+
+    func testRouteViaTunIsTransient() async throws {
+        let ns = try makeNamespace()
+        try ns.ip("tuntap", "add", "mode", "tun", "dev", "tun7")
+        try ns.ip("link", "set", "tun7", "up")
+        try ns.ip("addr", "add", "10.88.0.1/24", "dev", "tun7")
+        let target = ReachabilityTarget.address("10.88.0.5")
+        let monitor = try await ReachabilityMonitor.started(in: ns, targets: [target])
+        defer { Task { await monitor.stop() } }
+        let evaluation = try await evaluationNow(monitor, target)
+        XCTAssertEqual(evaluation.interface, "tun7")
+        XCTAssertEqual(evaluation.interfaceKind, .vpn)
+        XCTAssertTrue(evaluation.flags.contains(.transientConnection), "\(evaluation.flags)")
+        // No process has the tun device open: up without carrier → connectionRequired, NotReachable.
+        XCTAssertTrue(evaluation.flags.contains(.connectionRequired), "\(evaluation.flags)")
+        XCTAssertEqual(evaluation.status, .notReachable)
+    }
+
+    func testPolicyRuleToUnreachableTable() async throws {
+        let ns = try makeNamespace()
+        try ns.ip("route", "add", "198.51.100.0/24", "via", "10.77.0.1", "dev", "va")
+        let target = ReachabilityTarget.address("198.51.100.7")
+        let monitor = try await ReachabilityMonitor.started(in: ns, targets: [target])
+        defer { Task { await monitor.stop() } }
+        let before = try await evaluationNow(monitor, target)
+        XCTAssertEqual(before.status, .reachableViaWiFi)
+
+        try ns.ip("route", "add", "unreachable", "198.51.100.0/24", "table", "100")
+        try ns.ip("rule", "add", "to", "198.51.100.7", "table", "100", "pref", "100")
+        let blocked = try await awaitEvaluation(monitor, target, "rule to unreachable table") { $0.status == .notReachable }
+        XCTAssertEqual(blocked.flags, [])
+
+        try ns.ip("rule", "del", "to", "198.51.100.7", "table", "100", "pref", "100")
+        let back = try await awaitEvaluation(monitor, target, "rule removed") { $0.status == .reachableViaWiFi }
+        XCTAssertEqual(back.table, 254)
+    }
+
+    func testInterventionRequiredInput() async throws {
+        let ns = try makeNamespace()
+        let target = ReachabilityTarget.address("10.77.0.9")
+        let monitor = try await ReachabilityMonitor.started(in: ns, targets: [target])
+        defer { Task { await monitor.stop() } }
+        let stream = await monitor.changes(for: target)
+        var iterator = stream.makeAsyncIterator()
+        let first = await iterator.next()
+        XCTAssertEqual(first?.flags, [.reachable, .isDirect])
+        await monitor.setInterventionRequired(true, for: target)
+        let flagged = await iterator.next()
+        XCTAssertEqual(flagged?.flags, [.reachable, .isDirect, .interventionRequired])
+        XCTAssertEqual(flagged?.status, .reachableViaWiFi, "interventionRequired alone does not block (AFNetworking)")
+        let now = try await evaluationNow(monitor, target)
+        XCTAssertTrue(now.flags.contains(.interventionRequired))
+    }
+
+    func testChangesYieldOnlyOnStatusOrFlagChange() async throws {
+        let ns = try makeNamespace()
+        let target = ReachabilityTarget.address("10.77.0.9")
+        let monitor = try await ReachabilityMonitor.started(in: ns, targets: [target])
+        defer { Task { await monitor.stop() } }
+        let stream = await monitor.changes(for: target)
+        var iterator = stream.makeAsyncIterator()
+        let firstValue = await iterator.next()
+        XCTAssertEqual(firstValue?.status, .reachableViaWiFi)  // first value at once
+        // Unrelated churn: routes and addresses elsewhere do not produce values.
+        for i in 1...5 { try ns.ip("route", "add", "203.0.113.\(i)/32", "via", "10.77.0.1", "dev", "va") }
+        try ns.ip("link", "set", "vb", "down")
+        let next = await iterator.next()
+        XCTAssertEqual(next?.flags, [.connectionRequired, .isDirect], "the next value is the carrier change")
+    }
+
+    func testOverrunResyncsMirrorToKernelDump() async throws {
+        let ns = try makeNamespace()
+        var options = ReachabilityMonitor.Options()
+        options.receiveBufferSize = 2048
+        options.forceReceiveBuffer = false
+        let monitor = try await ReachabilityMonitor.started(in: ns, targets: [.default], options: options)
+        defer { Task { await monitor.stop() } }
+
+        var batch = ""
+        for i in 0..<5000 { batch += "route add 10.100.\(i / 250).\(i % 250 + 1)/32 via 10.77.0.1 dev va\n" }
+        for i in 0..<200 { batch += "route add 2001:db8:100::\(String(i + 1, radix: 16))/128 via 2001:db8:77::1 dev va\n" }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(ns.name)-batch").path
+        try batch.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try ns.ip("-batch", file)
+        for i in 0..<1000 { batch += "route del 10.100.\(i / 250).\(i % 250 + 1)/32\n" }
+        let deletions = (0..<1000).map { "route del 10.100.\($0 / 250).\($0 % 250 + 1)/32\n" }.joined()
+        try deletions.write(toFile: file, atomically: true, encoding: .utf8)
+        try ns.ip("-batch", file)
+
+        let kernel = try kernelMainRoutes(ns)
+        XCTAssertEqual(kernel.filter { $0.hasPrefix("10.100.") }.count, 4000)
+        let deadline = ContinuousClock.now + .seconds(30)
+        var mirrored: Set<String> = []
+        while ContinuousClock.now < deadline {
+            if let mirror = await monitor.mirrorSnapshot() {
+                mirrored = Set(mirror.routes.filter { $0.table == 254 }.map {
+                    "\($0.destinationText) \(mirror.links[$0.outputInterface]?.name ?? "?")"
+                })
+                if mirrored == kernel { break }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let resyncs = await monitor.resyncCount
+        XCTAssertGreaterThanOrEqual(resyncs, 1, "a 2 KiB receive buffer must overrun during a 6,200-change burst")
+        XCTAssertEqual(mirrored.count, kernel.count)
+        XCTAssertEqual(mirrored, kernel, "missing: \(kernel.subtracting(mirrored).prefix(5)) extra: \(mirrored.subtracting(kernel).prefix(5))")
+    }
+
+    /// `ip -j route show` (main table, IPv4 and IPv6) as "dst/len dev" strings.
+    private func kernelMainRoutes(_ ns: NetworkNamespace) throws -> Set<String> {
+        var result = Set<String>()
+        for family in ["-4", "-6"] {
+            let output = try ns.ip("-j", family, "route", "show", "table", "main")
+            let routes = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+            for route in routes {
+                var dst = route["dst"] as? String ?? "?"
+                if dst == "default" { dst = family == "-4" ? "0.0.0.0/0" : "::/0" }
+                if !dst.contains("/") { dst += family == "-4" ? "/32" : "/128" }
+                result.insert("\(dst) \(route["dev"] as? String ?? "?")")
+            }
+        }
+        return result
+    }
+}
