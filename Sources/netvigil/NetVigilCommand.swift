@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import NetVigilAgent
 
 /// The `netvigil` command line: the daemon and the operator tools around it.

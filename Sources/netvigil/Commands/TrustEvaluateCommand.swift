@@ -1,0 +1,160 @@
+import ArgumentParser
+import Foundation
+import NetVigilTrust
+
+/// `netvigil trust evaluate`: judges a chain file for a host under a policy given by options.
+struct TrustEvaluateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Judge a served certificate chain for a host under a security policy.",
+        discussion: """
+            --chain is the chain as a server sends it (PEM bundle, leaf first; or one DER certificate). \
+            Anchors are the system roots plus every --ca (file, bundle or directory) unless --no-system-roots. \
+            --pinning defaults to publicKey when --pin or --pin-cert is given, else none. \
+            TIME for --at: RFC 3339 (2030-01-01T00:00:00Z), a date (2030-01-01), now, +30d / -12h, or @SECONDS. \
+            Exit codes: 0 trusted, 1 untrusted, 64 usage or policy error, 65 not a certificate, 66 missing file.
+            """)
+
+    enum PinningOption: String, ExpressibleByArgument, CaseIterable {
+        case none, certificate, publicKey
+    }
+
+    @Option(name: .long, help: "The served chain (PEM bundle or DER), leaf first.")
+    var chain: String
+
+    @Option(name: .long, help: "Host name or IP address to check the leaf against.")
+    var host: String
+
+    @Option(name: .long, help: "Extra trust anchors: CA file, bundle or directory (repeatable).")
+    var ca: [String] = []
+
+    @Flag(name: .long, help: "Do not trust the system roots (OpenSSL default paths).")
+    var noSystemRoots = false
+
+    @Option(name: .long, help: "Pinning mode: none, certificate or publicKey.")
+    var pinning: PinningOption?
+
+    @Option(name: .long, help: "A public-key pin sha256/BASE64 or pin-sha256=\"BASE64\" (repeatable).")
+    var pin: [String] = []
+
+    @Option(name: .long, help: "A pinned certificate file or directory (repeatable).")
+    var pinCert: [String] = []
+
+    @Flag(name: .long, help: "Accept chains that do not validate (needs enforcing pins when the domain is validated).")
+    var allowInvalidCertificates = false
+
+    @Flag(name: .long, help: "Do not check the host name.")
+    var noValidateDomainName = false
+
+    @Flag(name: .long, help: "Report pin mismatches without failing.")
+    var reportOnly = false
+
+    @Option(name: .long, help: "Pins are ignored from TIME on.")
+    var pinsExpire: String?
+
+    @Option(name: .long, help: "Judge the chain at TIME instead of now.")
+    var at: String?
+
+    @Flag(name: .long, help: "Print the evaluation as JSON.")
+    var json = false
+
+    func run() async throws {
+        try await withCLIFailureHandling {
+            let now = Date()
+            let date = try at.map { text in
+                guard let date = TrustOutput.parseTime(text, now: now) else {
+                    throw CLIFailure(.usage, "--at: cannot parse time \"\(text)\" (use 2030-01-01T00:00:00Z, 2030-01-01, +30d or @SECONDS)")
+                }
+                return date
+            } ?? now
+            let expiry = try pinsExpire.map { text in
+                guard let date = TrustOutput.parseTime(text, now: now) else {
+                    throw CLIFailure(.usage, "--pins-expire: cannot parse time \"\(text)\"")
+                }
+                return date
+            }
+            let served = try TrustOutput.loadCertificates(chain, option: "--chain")
+            var pinned: [Certificate] = []
+            for path in pinCert {
+                pinned += try TrustOutput.loadCertificates(path, option: "--pin-cert")
+            }
+            var pins: [SPKIPin] = []
+            for text in pin {
+                do {
+                    pins.append(try SPKIPin(parsing: text))
+                } catch {
+                    throw CLIFailure(.usage, "--pin: \(error)")
+                }
+            }
+            let mode: SecurityPolicy.PinningMode
+            switch pinning {
+            case .none?: mode = .none
+            case .certificate?: mode = .certificate
+            case .publicKey?: mode = .publicKey
+            case nil: mode = pins.isEmpty && pinned.isEmpty ? .none : .publicKey
+            }
+            let policy: SecurityPolicy
+            do {
+                policy = try SecurityPolicy(pinning: mode, allowInvalidCertificates: allowInvalidCertificates,
+                                            validatesDomainName: !noValidateDomainName, pinnedCertificates: pinned,
+                                            pins: pins, reportOnly: reportOnly, pinsExpire: expiry)
+            } catch {
+                throw CLIFailure(.usage, "policy: \(error)")
+            }
+            for path in ca where !FileManager.default.fileExists(atPath: path) {
+                throw CLIFailure(.noInput, "--ca: \(path): no such file or directory")
+            }
+            let store: TrustStore
+            do {
+                store = try TrustStore(systemRoots: !noSystemRoots, caPaths: ca)
+            } catch {
+                if case .certificate(let certificateError)? = error as? TrustStoreError, case .unreadable = certificateError {
+                    throw CLIFailure(.noInput, "--ca: \(certificateError)")
+                }
+                throw CLIFailure(.dataError, "--ca: \(error)")
+            }
+            let evaluator: ServerTrustEvaluator
+            do {
+                evaluator = try ServerTrustEvaluator(policy: policy, trustStore: store)
+            } catch {
+                throw CLIFailure(.software, "\(error)")
+            }
+            if !json {
+                for warning in policy.warnings { printError("warning: \(warning)") }
+            }
+            let evaluation = evaluator.evaluate(servedChain: served, host: host, at: date)
+            if json {
+                print(try TrustOutput.json(evaluation.report), terminator: "")
+            } else {
+                print(render(evaluation, policy: policy))
+            }
+            if !evaluation.isTrusted { throw ExitCode(CLIFailure.Code.failure.rawValue) }
+        }
+    }
+
+    func render(_ evaluation: TrustEvaluation, policy: SecurityPolicy) -> String {
+        var lines: [String] = []
+        switch evaluation.verdict {
+        case .trusted:
+            lines.append("verdict: trusted" + (evaluation.pinMismatchReported ? " (pin mismatch reported)" : ""))
+        case .untrusted(let reason):
+            lines.append("verdict: untrusted (\(reason.kind))")
+        }
+        lines.append("host: \(host)    at: \(evaluation.evaluatedAt.formatted(.iso8601))    pinning: \(policy.pinning.rawValue)"
+                     + (policy.reportOnly ? " (report-only)" : "") + "    pins: \(evaluation.pinVerdict.rawValue)")
+        lines.append("")
+        lines.append(evaluation.message)
+        lines.append("")
+        lines.append("served chain:")
+        lines += evaluation.servedChain.enumerated().map { TrustOutput.describe($0.element, index: $0.offset, at: evaluation.evaluatedAt) }
+        lines.append("validated chain:" + (evaluation.validatedChain.isEmpty ? " (none)" : ""))
+        lines += evaluation.validatedChain.enumerated().map { TrustOutput.describe($0.element, index: $0.offset, at: evaluation.evaluatedAt) }
+        if !evaluation.pins.configured.isEmpty {
+            lines.append("configured pins:")
+            lines += evaluation.pins.configured.map { pin in
+                "  \(pin)" + (evaluation.pins.matched.contains(pin) ? "  (matched)" : "")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
