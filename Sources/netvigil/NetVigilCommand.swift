@@ -14,6 +14,8 @@ struct NetVigilCommand: AsyncParsableCommand {
             CheckConfigCommand.self,
             ExportCommand.self,
             ReachabilityCommand.self,
+            PinCommand.self,
+            TrustCommand.self,
             VersionCommand.self,
         ]
     )
