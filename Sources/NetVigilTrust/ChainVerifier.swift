@@ -40,7 +40,7 @@ struct HostCheck: Sendable, Equatable {
 
     /// Classifies `host`: IPv4/IPv6 literals (brackets allowed) become IP checks; a trailing dot is dropped.
     init?(_ host: String?) {
-        guard var host = host?.trimmingCharacters(in: .whitespaces), !host.isEmpty else { return nil }
+        guard var host, !host.isEmpty else { return nil }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host.hasSuffix(".") { host.removeLast() }
         var v4 = in_addr()

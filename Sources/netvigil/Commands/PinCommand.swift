@@ -50,7 +50,7 @@ struct PinCommand: AsyncParsableCommand {
             var entries: [Entry] = []
             var perFile: [(String, [Certificate])] = []
             for file in files {
-                let certificates = try TrustOutput.loadCertificates(file, option: file)
+                let certificates = try TrustOutput.loadCertificates(file, option: nil)
                 perFile.append((file, certificates))
                 entries += certificates.enumerated().map { Entry(file: file, index: $0.offset, certificate: CertificateSummary($0.element)) }
             }

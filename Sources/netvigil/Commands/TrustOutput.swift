@@ -24,15 +24,16 @@ enum TrustOutput {
     }
 
     /// Reads certificates from a file, mapping errors to sysexits: 66 missing/unreadable, 65 not a certificate.
-    static func loadCertificates(_ path: String, option: String) throws -> [Certificate] {
+    static func loadCertificates(_ path: String, option: String?) throws -> [Certificate] {
+        let prefix = option.map { $0 + ": " } ?? ""
         do {
             return try Certificate.load(paths: [path])
         } catch {
-            switch error as? CertificateError {
-            case .unreadable?:
-                throw CLIFailure(.noInput, "\(option): \(error)")
+            switch error {
+            case .unreadable:
+                throw CLIFailure(.noInput, prefix + "\(error)")
             default:
-                throw CLIFailure(.dataError, "\(option): \(error)")
+                throw CLIFailure(.dataError, prefix + "\(error)")
             }
         }
     }
