@@ -4,8 +4,9 @@
 //   .build/release/ReachabilityBenchmarks [--toggles 300] [--targets 100] [--idle-seconds 60] [--netvigil PATH]
 //
 // Creates a network namespace `nvb-PID` with a veth pair va/vb, watches `default` plus 99 on-link
-// addresses with `netvigil reachability --watch --json` (under `ip netns exec`) and, as the baseline,
-// `ip -n NS monitor link`, both through the same line-reading harness. Then toggles vb up/down through
+// addresses with `netvigil reachability --watch --json` (under `ip netns exec`; with `--in-process`, a
+// ReachabilityMonitor in this process whose watcher thread enters the namespace) and, as the baseline,
+// `ip -n NS monitor link` through the same line-reading harness. Then toggles vb up/down through
 // netlink from a thread inside the namespace; each toggle takes away / restores va's carrier, which
 // changes all 100 targets. Reports the time from the change request to the first line of each tool
 // (and to netvigil's 100th line), and netvigil's CPU time over an idle period. The namespace is removed
@@ -13,6 +14,7 @@
 import CLibMNL
 import CNetlink
 import Foundation
+import NetVigilReachability
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,6 +50,7 @@ var toggles = 300
 var targetCount = 100
 var idleSeconds = 60
 var netvigilPath: String?
+var inProcess = false
 var argIterator = CommandLine.arguments.dropFirst().makeIterator()
 while let arg = argIterator.next() {
     switch arg {
@@ -55,13 +58,16 @@ while let arg = argIterator.next() {
     case "--targets": targetCount = max(1, min(250, Int(argIterator.next() ?? "") ?? targetCount))
     case "--idle-seconds": idleSeconds = Int(argIterator.next() ?? "") ?? idleSeconds
     case "--netvigil": netvigilPath = argIterator.next()
+    case "--in-process": inProcess = true
     default: fail("unknown argument \(arg); usage: [--toggles N] [--targets N] [--idle-seconds S] [--netvigil PATH]")
     }
 }
 guard getuid() == 0 else { fail("must run as root (creates a network namespace)") }
 let binDir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
 let netvigil = netvigilPath ?? binDir.appendingPathComponent("netvigil").path
-guard FileManager.default.isExecutableFile(atPath: netvigil) else { fail("netvigil binary not found at \(netvigil)") }
+if !inProcess && !FileManager.default.isExecutableFile(atPath: netvigil) {
+    fail("netvigil binary not found at \(netvigil) (build it, pass --netvigil PATH, or use --in-process)")
+}
 
 // MARK: namespace
 let ns = "nvb-\(getpid())"
@@ -146,8 +152,27 @@ var targets = ["default"]
 for i in 0..<(targetCount - 1) { targets.append("10.77.0.\(10 + i)") }
 let netvigilLog = LineLog()
 let ipLog = LineLog()
-let watcher = spawnReader(["ip", "netns", "exec", ns, netvigil, "reachability", "--watch", "--json"] + targets,
+var watcher: Process?
+nonisolated(unsafe) var monitor: ReachabilityMonitor?
+if inProcess {
+    let parsed = targets.map { ReachabilityTarget($0)! }
+    let m = ReachabilityMonitor(
+        targets: parsed, options: ReachabilityMonitor.Options(networkNamespacePath: "/var/run/netns/\(ns)"))
+    monitor = m
+    let started = DispatchSemaphore(value: 0)
+    Task.detached {
+        do { try await m.start() } catch { fail("monitor start: \(error)") }
+        let stream = await m.changes(for: parsed)
+        started.signal()
+        for await evaluation in stream {
+            netvigilLog.append("\"status\":\"\(evaluation.status.name)\"", at: monotonicNow())
+        }
+    }
+    started.wait()
+} else {
+    watcher = spawnReader(["ip", "netns", "exec", ns, netvigil, "reachability", "--watch", "--json"] + targets,
                           into: netvigilLog)
+}
 let ipMonitor = spawnReader(["ip", "-n", ns, "monitor", "link"], into: ipLog)
 let initial = netvigilLog.wait(from: 0, count: targetCount, timeout: 10)
 guard initial.count >= targetCount else { fail("netvigil printed \(initial.count) of \(targetCount) initial lines") }
@@ -243,6 +268,12 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 }
 
 func cpuSeconds(pid: Int32) -> Double {
+    if pid == getpid() {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
           let close = stat.lastIndex(of: ")") else { return .nan }
     let fields = stat[stat.index(after: close)...].split(separator: " ")
@@ -251,7 +282,7 @@ func cpuSeconds(pid: Int32) -> Double {
     return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
-let nvPid = watcher.processIdentifier
+let nvPid = watcher?.processIdentifier ?? getpid()
 let comm = (try? String(contentsOfFile: "/proc/\(nvPid)/comm", encoding: .utf8))?
     .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
 let linesBeforeIdle = netvigilLog.count
@@ -262,7 +293,8 @@ let idleLines = netvigilLog.count - linesBeforeIdle
 
 func fmt(_ v: Double) -> String { String(format: "%.3f", v) }
 print("""
-    reachability event latency: \(toggles) veth toggles, \(targetCount) targets watched, \(missed) missed
+    reachability event latency: \(toggles) veth toggles, \(targetCount) targets watched, \(missed) missed, \
+    netvigil \(inProcess ? "in-process ReachabilityMonitor" : "CLI --watch --json")
     tool                               median ms   p99 ms   max ms   samples
     netvigil, first status line        \(fmt(percentile(firstLatency, 50)))      \(fmt(percentile(firstLatency, 99)))    \(fmt(percentile(firstLatency, 100)))    \(firstLatency.count)
     netvigil, all \(targetCount) targets' lines    \(fmt(percentile(allLatency, 50)))      \(fmt(percentile(allLatency, 99)))    \(fmt(percentile(allLatency, 100)))    \(allLatency.count)

@@ -62,9 +62,9 @@ public struct ReachabilityEvaluation: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let timeText = try c.decode(String.self, forKey: .time)
-        guard let time = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(timeText)
-            ?? Date.ISO8601FormatStyle().parse(timeText)
-        else {
+        let parsed = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(timeText))
+            ?? (try? Date.ISO8601FormatStyle().parse(timeText))
+        guard let time = parsed else {
             throw DecodingError.dataCorruptedError(forKey: .time, in: c, debugDescription: "not an ISO 8601 time")
         }
         self.time = time
