@@ -40,6 +40,7 @@ let package = Package(
             name: "NetVigilAgent",
             dependencies: [
                 "NetVigilStore",
+                "NetVigilReachability",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -50,6 +51,7 @@ let package = Package(
             name: "NetVigilFeed",
             dependencies: [
                 "NetVigilAgent",
+                "NetVigilReachability",
                 "NetVigilStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -111,8 +113,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // MARK: Benchmarks (release builds; see Benchmarks/run.sh)
+        .executableTarget(name: "StoreBenchmarks", dependencies: ["NetVigilStore"], path: "Benchmarks/StoreBenchmarks"),
         // MARK: Tests
-        .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilStore"]),
+        .target(name: "NetVigilTestSupport", path: "Tests/NetVigilTestSupport"),
+        .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilStore", "NetVigilTestSupport"]),
         .testTarget(name: "NetVigilTrustTests", dependencies: ["NetVigilTrust"]),
         .testTarget(name: "NetVigilAgentTests", dependencies: ["NetVigilAgent"]),
         .testTarget(
@@ -122,7 +127,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
-        .testTarget(name: "NetVigilCLITests", dependencies: ["NetVigilStore"]),
+        .testTarget(name: "NetVigilCLITests", dependencies: ["NetVigilStore", "NetVigilTestSupport"]),
+        .testTarget(name: "NetVigilHTTPTests", dependencies: ["NetVigilHTTP", "NetVigilTrust"]),
         .testTarget(name: "NetVigilReachabilityTests", dependencies: ["NetVigilReachability", "CNetlink"]),
     ]
 )

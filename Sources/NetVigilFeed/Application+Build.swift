@@ -41,7 +41,8 @@ func buildRouter(configuration: FeedConfiguration, state: FeedState) -> Router<B
             version: state.version,
             startedAt: state.startedAt,
             uptimeSeconds: Double(now.milliseconds - state.startedAt.milliseconds) / 1_000,
-            store: try await state.store.statistics())
+            store: try await state.store.statistics(),
+            reachability: await state.reachabilitySnapshot())
         return try jsonResponse(report)
     }
     return router

@@ -30,11 +30,11 @@ public struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// Compares without data-dependent early exit; the length difference is folded into the result.
     static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        var difference = a.count ^ b.count
         for index in 0..<max(a.count, b.count) {
             let x = index < a.count ? a[index] : 0
             let y = index < b.count ? b[index] : 0
-            difference |= x ^ y
+            difference |= Int(x ^ y)
         }
         return difference == 0
     }

@@ -1,4 +1,5 @@
 import NetVigilAgent
+import NetVigilReachability
 import NetVigilStore
 
 /// What the feed reads from the running daemon.
@@ -6,10 +7,24 @@ public struct FeedState: Sendable {
     public let store: Store
     public let startedAt: Timestamp
     public let version: String
+    /// The daemon's reachability monitor; nil when the feed runs without one (tests).
+    public let reachability: ReachabilityMonitor?
 
-    public init(store: Store, startedAt: Timestamp = .now(), version: String = NetVigilVersion.current) {
+    public init(store: Store, startedAt: Timestamp = .now(), version: String = NetVigilVersion.current,
+                reachability: ReachabilityMonitor? = nil) {
         self.store = store
         self.startedAt = startedAt
         self.version = version
+        self.reachability = reachability
+    }
+
+    /// Current evaluation of every watched target, `Unknown` before the first evaluation.
+    func reachabilitySnapshot() async -> [ReachabilityEvaluation] {
+        guard let monitor = reachability else { return [] }
+        var result: [ReachabilityEvaluation] = []
+        for target in await monitor.targets {
+            result.append(await monitor.current(target) ?? .unknown(target))
+        }
+        return result
     }
 }

@@ -12,6 +12,18 @@ public struct StoreStatistics: Sendable, Equatable, Codable {
     public var alertsPending: Int
     public var oldest: Timestamp?
     public var newest: Timestamp?
+
+    enum CodingKeys: String, CodingKey {
+        case path
+        case sizeBytes = "size_bytes"
+        case probeResults = "probe_results"
+        case certificates
+        case reachabilityEvents = "reachability_events"
+        case alerts
+        case alertsPending = "alerts_pending"
+        case oldest
+        case newest
+    }
 }
 
 extension Store {

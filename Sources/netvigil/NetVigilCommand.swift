@@ -19,4 +19,26 @@ struct NetVigilCommand: AsyncParsableCommand {
             VersionCommand.self,
         ]
     )
+
+    /// Parses and runs; usage errors print one line (`netvigil: ...`) and exit 64, help and version print in full.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+            } else if !(error is ExitCode) {
+                var line = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+                if line.hasPrefix("Error: ") { line.removeFirst(7) }
+                printError(line + " (see netvigil --help)")
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

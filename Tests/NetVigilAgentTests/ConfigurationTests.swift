@@ -137,6 +137,15 @@ final class ConfigurationTests: XCTestCase {
         }
     }
 
+    func testReachabilityTargets() throws {
+        let configuration = try AgentConfiguration(yaml: "reachability: { targets: [192.0.2.10, \"2001:db8::1\", api.example.com, default] }", file: "n.yml")
+        XCTAssertEqual(configuration.reachability.targets.map(\.description), ["default", "192.0.2.10", "2001:db8::1", "api.example.com"])
+        XCTAssertEqual(try AgentConfiguration(yaml: "", file: "n.yml").reachability.targets.map(\.description), ["default"])
+        XCTAssertThrowsError(try AgentConfiguration(yaml: "reachability:\n  targets: [\"bad host!\"]\n", file: "n.yml")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("n.yml:2:13: reachability.targets[0]: expected default, an IP address or a host name"), "\(error)")
+        }
+    }
+
     func testListenAddressParsing() {
         XCTAssertEqual(ListenAddress(parsing: "0.0.0.0:80"), ListenAddress(host: "0.0.0.0", port: 80))
         XCTAssertEqual(ListenAddress(parsing: "[::]:9337"), ListenAddress(host: "::", port: 9337))

@@ -1,19 +1,6 @@
 import Foundation
+@_exported import NetVigilTestSupport
 @testable import NetVigilStore
-
-/// A temporary directory removed when the test ends.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("netvigil-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
 
 enum Fixtures {
     static let base = Timestamp(milliseconds: 1_795_000_000_000) // 2026-11-18T11:06:40Z
@@ -45,7 +32,7 @@ enum Fixtures {
             time: base.adding(.seconds(Int64(index))), target: target, status: index % 2 == 0 ? "ReachableViaWiFi" : "NotReachable",
             statusCode: index % 2 == 0 ? 2 : 0, flags: index % 2 == 0 ? (1 << 1) | (1 << 17) : 0,
             flagNames: index % 2 == 0 ? ["reachable", "isDirect"] : [], interface: "eth0", interfaceKind: "ethernet",
-            gateway: "192.0.2.1", source: "192.0.2.10", family: "inet")
+            gateway: "192.0.2.1", source: "192.0.2.10", family: "ipv4")
     }
 
     static func alert(_ index: Int, state: AlertDeliveryState = .pending, target: String = "api") -> AlertRecord {

@@ -2,12 +2,12 @@ import Foundation
 import XCTest
 
 /// Runs deploy/schemas/validate.py (python3 + jsonschema, a real validator) on an export file.
-enum SchemaValidator {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+public enum SchemaValidator {
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// A python3 that can import jsonschema (Debian's python3-jsonschema or a pip install).
-    static let python: String? = {
+    public static let python: String? = {
         for candidate in ["/usr/bin/python3", "/usr/local/bin/python3", "python3"] {
             if (try? run(candidate, ["-c", "import jsonschema"]).status) == 0 { return candidate }
         }
@@ -15,20 +15,13 @@ enum SchemaValidator {
     }()
 
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
-        process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let url = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
+        let result = try ProcessRunner.run(executable.hasPrefix("/") ? arguments : [executable] + arguments, executable: url)
+        return (result.status, result.stdout + result.stderr)
     }
 
     /// Validates `file`; fails the test with the validator's message when invalid.
-    static func assertValid(_ file: String, ndjson: Bool, file testFile: StaticString = #filePath, line: UInt = #line) throws {
+    public static func assertValid(_ file: String, ndjson: Bool, file testFile: StaticString = #filePath, line: UInt = #line) throws {
         let python = try XCTUnwrap(python, "python3 with jsonschema is required (make test installs python3-jsonschema)",
                                    file: testFile, line: line)
         let script = repositoryRoot.appendingPathComponent("deploy/schemas/validate.py").path

@@ -6,15 +6,17 @@ public struct AgentConfiguration: Sendable {
     public var storage: StorageSection
     public var feed: FeedSection
     public var log: LogSection
+    public var reachability: ReachabilitySection
 
     /// Top-level keys accepted in the document.
-    static let sectionKeys = [StorageSection.key, FeedSection.key, LogSection.key]
+    static let sectionKeys = [StorageSection.key, FeedSection.key, LogSection.key, ReachabilitySection.key]
 
     /// The defaults (also what the embedded configuration yields).
     public init() {
         storage = StorageSection()
         feed = FeedSection()
         log = LogSection()
+        reachability = ReachabilitySection()
     }
 
     /// Parses a YAML document; `file` is used in error messages.
@@ -31,6 +33,7 @@ public struct AgentConfiguration: Sendable {
         storage = try .read(from: root)
         feed = try .read(from: root)
         log = try .read(from: root)
+        reachability = try .read(from: root)
     }
 
     /// Loads and validates a configuration file.
@@ -58,6 +61,8 @@ public struct AgentConfiguration: Sendable {
           listen: 127.0.0.1:9337
         log:
           level: info
+        reachability:
+          targets: [default]
         """
 }
 

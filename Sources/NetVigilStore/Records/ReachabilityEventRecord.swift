@@ -15,7 +15,7 @@ public struct ReachabilityEventRecord: Sendable, Equatable, Codable {
     public var interfaceKind: String?
     public var gateway: String?
     public var source: String?
-    /// `inet` or `inet6`.
+    /// `ipv4` or `ipv6`.
     public var family: String?
 
     public init(time: Timestamp, target: String, status: String, statusCode: Int, flags: Int64,

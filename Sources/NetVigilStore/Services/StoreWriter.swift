@@ -53,9 +53,15 @@ public final class StoreWriter: Service, Sendable {
     }
 
     public func run() async throws {
-        await withGracefulShutdownHandler {
-            await self.loop()
-        } onGracefulShutdown: {
+        // Graceful shutdown and cancellation (another service failed) both close the writer; the loop
+        // still drains what was queued before it returns.
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await self.loop()
+            } onGracefulShutdown: {
+                self.close()
+            }
+        } onCancel: {
             self.close()
         }
         logger.debug("store writer stopped")

@@ -18,6 +18,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
             print("  storage: \(configuration.storage.path) (retention \(ConfigDuration.format(configuration.storage.retention)))")
             print("  feed: \(configuration.feed.listen) (token: \(configuration.feed.token == nil ? "none" : "set"))")
             print("  log: \(configuration.log.level.rawValue)")
+            print("  reachability: \(configuration.reachability.targets.map(\.description).joined(separator: ", "))")
         }
     }
 }

@@ -24,10 +24,10 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Configuration file whose storage.path is exported.")
     var config: String?
 
-    @Option(name: .long, help: "Only rows at or after TIME.")
+    @Option(name: .long, parsing: .unconditional, help: "Only rows at or after TIME.")
     var since: String?
 
-    @Option(name: .long, help: "Only rows before TIME.")
+    @Option(name: .long, parsing: .unconditional, help: "Only rows before TIME.")
     var until: String?
 
     @Option(name: .long, help: "Only this target (repeatable).")

@@ -3,10 +3,11 @@ import Foundation
 import Logging
 import NetVigilAgent
 import NetVigilFeed
+import NetVigilReachability
 import NetVigilStore
 import ServiceLifecycle
 
-/// `netvigil run`: the daemon. Store writer, retention and feed run as services of one `ServiceGroup`.
+/// `netvigil run`: the daemon. Store writer, retention, reachability recorder and feed are services of one `ServiceGroup`.
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -30,10 +31,15 @@ struct RunCommand: AsyncParsableCommand {
             let writer = StoreWriter(store: store, logger: Logger(label: "netvigil.store"))
             let retention = RetentionService(store: store, retention: configuration.storage.retention,
                                              logger: Logger(label: "netvigil.retention"))
+            let monitor = ReachabilityMonitor(
+                targets: configuration.reachability.targets,
+                options: .init(hostResolveInterval: configuration.reachability.resolveInterval),
+                logger: Logger(label: "netvigil.reachability"))
+            let reachability = ReachabilityRecorder(monitor: monitor, writer: writer, logger: Logger(label: "netvigil.reachability"))
             let feedLogger = Logger(label: "netvigil.feed")
             let feed = buildApplication(
                 configuration: FeedConfiguration(configuration.feed),
-                state: FeedState(store: store),
+                state: FeedState(store: store, reachability: monitor),
                 logger: feedLogger,
                 onServerRunning: { address in
                     feedLogger.info("feed listening", metadata: ["address": "\(address)"])
@@ -43,6 +49,7 @@ struct RunCommand: AsyncParsableCommand {
                     // The writer is first so it stops last: everything producers submit is flushed.
                     .init(service: writer),
                     .init(service: retention),
+                    .init(service: reachability),
                     .init(service: feed),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],

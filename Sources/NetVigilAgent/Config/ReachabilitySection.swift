@@ -1,0 +1,34 @@
+import NetVigilReachability
+
+/// `reachability:` — what the netlink watcher evaluates besides `default`.
+public struct ReachabilitySection: ConfigSection, Equatable {
+    public static let key = "reachability"
+    public static let allowedKeys = ["targets", "resolve_interval"]
+
+    /// Watched targets; `default` is always included (first).
+    public var targets: [ReachabilityTarget]
+    /// How often host names are re-resolved (also on every routing change).
+    public var resolveInterval: Duration
+
+    public init() {
+        targets = [.default]
+        resolveInterval = .seconds(60)
+    }
+
+    public init(reading mapping: ConfigMapping) throws {
+        self.init()
+        if let list = mapping["targets"] {
+            for item in try list.sequence() {
+                let text = try item.nonEmptyString()
+                let target: ReachabilityTarget
+                do {
+                    target = try ReachabilityTarget(parsing: text)
+                } catch {
+                    throw item.error("expected default, an IP address or a host name, got \"\(text)\" (\(error))")
+                }
+                if !targets.contains(target) { targets.append(target) }
+            }
+        }
+        if let value = mapping["resolve_interval"] { resolveInterval = try value.duration(minimum: .seconds(1)) }
+    }
+}

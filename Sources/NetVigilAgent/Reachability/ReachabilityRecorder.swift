@@ -1,0 +1,58 @@
+import Logging
+import NetVigilReachability
+import NetVigilStore
+import ServiceLifecycle
+
+/// Runs the reachability monitor inside the daemon and records every change in `reachability_events`.
+///
+/// When netlink cannot be opened the targets stay `Unknown` and the recorder retries, instead of
+/// taking the daemon down.
+public struct ReachabilityRecorder: Service {
+    public let monitor: ReachabilityMonitor
+    private let writer: StoreWriter
+    private let logger: Logger
+    private let retryInterval: Duration
+
+    public init(monitor: ReachabilityMonitor, writer: StoreWriter, logger: Logger, retryInterval: Duration = .seconds(5)) {
+        self.monitor = monitor
+        self.writer = writer
+        self.logger = logger
+        self.retryInterval = retryInterval
+    }
+
+    public func run() async throws {
+        await withGracefulShutdownHandler {
+            await withTaskCancellationHandler {
+                await self.record()
+            } onCancel: {
+                Task { await self.monitor.stop() }
+            }
+        } onGracefulShutdown: {
+            Task { await self.monitor.stop() }
+        }
+    }
+
+    private func record() async {
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            do {
+                try await monitor.start()
+                break
+            } catch {
+                logger.error("reachability watcher unavailable, targets stay Unknown; retrying",
+                             metadata: ["error": "\(error)", "retry_in": "\(retryInterval)"])
+                try? await Task.sleep(for: retryInterval)
+            }
+        }
+        guard await monitor.isRunning else { return }
+        let targets = await monitor.targets
+        logger.info("reachability watcher started", metadata: ["targets": "\(targets.map(\.description))"])
+        for await evaluation in await monitor.changes(for: targets) {
+            logger.notice("reachability changed", metadata: [
+                "target": "\(evaluation.target)", "status": "\(evaluation.status.name)",
+                "flags": "\(evaluation.flags.names.joined(separator: ","))", "interface": "\(evaluation.interface ?? "-")",
+            ])
+            writer.submit(WriteBatch(reachabilityEvents: [evaluation.record]))
+        }
+        logger.debug("reachability recorder stopped")
+    }
+}
