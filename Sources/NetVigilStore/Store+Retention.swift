@@ -6,18 +6,20 @@ public struct PruneSummary: Sendable, Equatable {
     public var probeResults = 0
     public var reachabilityEvents = 0
     public var alerts = 0
+    /// Certificate chains no result refers to any more.
+    public var chains = 0
     public var certificates = 0
 
     public init() {}
 
-    public var total: Int { probeResults + reachabilityEvents + alerts + certificates }
+    public var total: Int { probeResults + reachabilityEvents + alerts + chains + certificates }
 }
 
 extension Store {
     /// Deletes history older than `cutoff` in small transactions so the write lock is never held for long.
     ///
     /// Pending alerts are never deleted (they have not been delivered yet). Certificates no longer
-    /// referenced by any result are removed afterwards.
+    /// referenced by any result (through their chains) are removed afterwards.
     public func prune(olderThan cutoff: Timestamp, batchSize: Int = 2_000) async throws -> PruneSummary {
         var summary = PruneSummary()
         let cut = cutoff.milliseconds
@@ -30,23 +32,28 @@ extension Store {
         summary.alerts = try await deleteInBatches(batchSize, sql: """
             DELETE FROM alerts WHERE id IN (SELECT id FROM alerts WHERE time_ms < \(cut) AND state != 'pending' ORDER BY time_ms LIMIT ?)
             """)
-        summary.certificates = try await deleteInBatches(batchSize, clearsCertificateCache: true, sql: """
+        summary.chains = try await deleteInBatches(batchSize, clearsIDCache: true, sql: """
+            DELETE FROM certificate_chains WHERE id IN (SELECT c.id FROM certificate_chains c
+                WHERE NOT EXISTS (SELECT 1 FROM probe_results p WHERE p.served_chain_id = c.id)
+                  AND NOT EXISTS (SELECT 1 FROM probe_results p WHERE p.validated_chain_id = c.id) LIMIT ?)
+            """)
+        summary.certificates = try await deleteInBatches(batchSize, clearsIDCache: true, sql: """
             DELETE FROM certificates WHERE id IN (SELECT c.id FROM certificates c
-                WHERE NOT EXISTS (SELECT 1 FROM probe_certificates l WHERE l.certificate_id = c.id) LIMIT ?)
+                WHERE NOT EXISTS (SELECT 1 FROM chain_certificates l WHERE l.certificate_id = c.id) LIMIT ?)
             """)
         return summary
     }
 
-    private func deleteInBatches(_ batchSize: Int, clearsCertificateCache: Bool = false, sql: String) async throws -> Int {
+    private func deleteInBatches(_ batchSize: Int, clearsIDCache: Bool = false, sql: String) async throws -> Int {
         var total = 0
         while true {
             let deleted: Int
             do {
                 deleted = try await pool.write { db in
                     try db.execute(sql: sql, arguments: [batchSize])
-                    if clearsCertificateCache, db.changesCount > 0 {
+                    if clearsIDCache, db.changesCount > 0 {
                         // Inside the transaction: the next writer cannot see a stale id.
-                        self.certificateIDs.withLock { $0.removeAll() }
+                        self.knownIDs.withLock { $0 = Store.KnownIDs() }
                     }
                     return db.changesCount
                 }

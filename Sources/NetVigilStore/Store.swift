@@ -11,9 +11,22 @@ public final class Store: Sendable {
     /// Whether the store was opened read-only (export, status).
     public let isReadOnly: Bool
     let pool: DatabasePool
-    /// sha256 → certificates.id for certificates known to be stored; touched only inside write transactions.
-    let certificateIDs = Mutex<[String: Int64]>([:])
-    static let certificateCacheLimit = 50_000
+    /// Ids of stored certificates (by sha256) and chains (by fingerprint), so repeated chains cost no lookups.
+    /// Changed only after a commit, or cleared inside the transaction that deletes rows.
+    let knownIDs = Mutex(KnownIDs())
+    static let idCacheLimit = 50_000
+
+    struct KnownIDs {
+        var certificates: [String: Int64] = [:]
+        var chains: [String: Int64] = [:]
+
+        mutating func merge(_ other: KnownIDs) {
+            if certificates.count + other.certificates.count > Store.idCacheLimit { certificates.removeAll(keepingCapacity: true) }
+            if chains.count + other.chains.count > Store.idCacheLimit { chains.removeAll(keepingCapacity: true) }
+            certificates.merge(other.certificates) { _, new in new }
+            chains.merge(other.chains) { _, new in new }
+        }
+    }
 
     private init(path: String, pool: DatabasePool, readOnly: Bool) {
         self.path = path

@@ -32,10 +32,14 @@ enum StoreSchema {
                     reachability_status TEXT,
                     resolved_address TEXT,
                     redirect_count INTEGER NOT NULL DEFAULT 0,
+                    served_chain_id INTEGER REFERENCES certificate_chains(id),
+                    validated_chain_id INTEGER REFERENCES certificate_chains(id),
                     details TEXT
                 );
                 CREATE INDEX probe_results_time ON probe_results(time_ms);
                 CREATE INDEX probe_results_target_time ON probe_results(target, time_ms);
+                CREATE INDEX probe_results_served_chain ON probe_results(served_chain_id);
+                CREATE INDEX probe_results_validated_chain ON probe_results(validated_chain_id);
 
                 CREATE TABLE certificates (
                     id INTEGER PRIMARY KEY,
@@ -49,15 +53,19 @@ enum StoreSchema {
                     spki_pin TEXT NOT NULL
                 );
 
-                -- chain: 0 = served (as sent), 1 = validated (leaf -> anchor)
-                CREATE TABLE probe_certificates (
-                    result_id INTEGER NOT NULL REFERENCES probe_results(id) ON DELETE CASCADE,
-                    chain INTEGER NOT NULL,
+                -- A chain (ordered list of certificates) is stored once however many results served it;
+                -- probe_results point at their served and validated chains.
+                CREATE TABLE certificate_chains (
+                    id INTEGER PRIMARY KEY,
+                    fingerprint TEXT NOT NULL UNIQUE  -- the certificates' sha256 values joined with ':'
+                );
+                CREATE TABLE chain_certificates (
+                    chain_id INTEGER NOT NULL REFERENCES certificate_chains(id) ON DELETE CASCADE,
                     position INTEGER NOT NULL,
                     certificate_id INTEGER NOT NULL REFERENCES certificates(id),
-                    PRIMARY KEY (result_id, chain, position)
+                    PRIMARY KEY (chain_id, position)
                 ) WITHOUT ROWID;
-                CREATE INDEX probe_certificates_certificate ON probe_certificates(certificate_id);
+                CREATE INDEX chain_certificates_certificate ON chain_certificates(certificate_id);
 
                 CREATE TABLE reachability_events (
                     id INTEGER PRIMARY KEY,
@@ -99,5 +107,6 @@ enum StoreSchema {
     }
 
     /// Tables every netvigil database has.
-    static let requiredTables = ["probe_results", "certificates", "probe_certificates", "reachability_events", "alerts"]
+    static let requiredTables = ["probe_results", "certificates", "certificate_chains", "chain_certificates",
+                                 "reachability_events", "alerts"]
 }

@@ -54,15 +54,25 @@ final class StoreTests: XCTestCase {
         let stats = try await store.statistics()
         XCTAssertEqual(stats.probeResults, 11)
         XCTAssertEqual(stats.certificates, 3)
-        let links = try store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM probe_certificates") }
-        XCTAssertEqual(links, 11 * 6)
+        let chains = try store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM certificate_chains") }
+        XCTAssertEqual(chains, 1, "served and validated chains are the same list: stored once")
+        let links = try store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chain_certificates") }
+        XCTAssertEqual(links, 3)
         let order = try store.read { db in
             try String.fetchAll(db, sql: """
-                SELECT c.subject FROM probe_certificates l JOIN certificates c ON c.id = l.certificate_id
-                WHERE l.result_id = 1 AND l.chain = 0 ORDER BY l.position
+                SELECT c.subject FROM probe_results p JOIN chain_certificates l ON l.chain_id = p.served_chain_id
+                JOIN certificates c ON c.id = l.certificate_id WHERE p.id = 1 ORDER BY l.position
                 """)
         }
         XCTAssertEqual(order, ["CN=cert 1", "CN=cert 2", "CN=cert 3"])
+        // A different order is a different chain, made of the same certificates.
+        var reordered = Fixtures.probe(11)
+        reordered.servedChain.reverse()
+        try await store.write(WriteBatch(probes: [reordered]))
+        let after = try await store.statistics()
+        XCTAssertEqual(after.certificates, 3)
+        let chainsAfter = try store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM certificate_chains") }
+        XCTAssertEqual(chainsAfter, 2)
     }
 
     func testBatchIsAtomic() async throws {
@@ -175,6 +185,7 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(summary.probeResults, 5_001)
         XCTAssertEqual(summary.reachabilityEvents, 1)
         XCTAssertEqual(summary.alerts, 1, "only the delivered alert goes; pending ones are never deleted")
+        XCTAssertEqual(summary.chains, 1, "the chain of certificate 99 is no longer referenced")
         XCTAssertEqual(summary.certificates, 1, "certificate 99 is no longer referenced")
         let stats = try await store.statistics()
         XCTAssertEqual(stats.probeResults, 1)
@@ -185,7 +196,11 @@ final class StoreTests: XCTestCase {
         let again = try await store.statistics()
         XCTAssertEqual(again.certificates, 4)
         let dangling = try store.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM probe_certificates l LEFT JOIN certificates c ON c.id = l.certificate_id WHERE c.id IS NULL")
+            try Int.fetchOne(db, sql: """
+                SELECT (SELECT COUNT(*) FROM chain_certificates l LEFT JOIN certificates c ON c.id = l.certificate_id WHERE c.id IS NULL)
+                     + (SELECT COUNT(*) FROM probe_results p LEFT JOIN certificate_chains h ON h.id = p.served_chain_id
+                        WHERE p.served_chain_id IS NOT NULL AND h.id IS NULL)
+                """)
         }
         XCTAssertEqual(dangling, 0)
     }

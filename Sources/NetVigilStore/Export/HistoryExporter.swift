@@ -123,54 +123,33 @@ private struct ExportSession {
 
     // MARK: probes
 
-    private struct ChainEntry {
-        var sha256: String
-        var subject: String
-        var issuer: String
-        var notAfter: Int64
-        var spkiPin: String
-    }
+    /// Serialized chain arrays by chain id; chains repeat across results, so most rows hit this cache.
+    var chainJSON: [Int64: [UInt8]] = [:]
 
     mutating func probes(_ db: Database, query: ExportQuery) throws -> Int {
         let (condition, values) = query.condition(alias: "p")
-        let sql = """
+        let cursor = try Row.fetchCursor(db, sql: """
             SELECT p.id, p.time_ms, p.target, p.url, p.outcome, p.error_kind, p.error_message, p.http_status,
                    p.http_version, p.content_type, p.content_length, p.resolve_ms, p.connect_ms, p.tls_ms,
                    p.processing_ms, p.transfer_ms, p.total_ms, p.tls_version, p.tls_cipher, p.alpn, p.trust_verdict,
                    p.pin_verdict, p.reachability_status, p.resolved_address, p.redirect_count, p.details,
-                   l.chain, c.sha256, c.subject, c.issuer, c.not_after_ms, c.spki_pin
+                   p.served_chain_id, p.validated_chain_id
             FROM probe_results p
-            LEFT JOIN probe_certificates l ON l.result_id = p.id
-            LEFT JOIN certificates c ON c.id = l.certificate_id
             WHERE \(condition)
-            ORDER BY p.time_ms, p.id, l.chain, l.position
-            """
-        let cursor = try Row.fetchCursor(db, sql: sql, arguments: Self.arguments(values))
+            ORDER BY p.time_ms, p.id
+            """, arguments: Self.arguments(values))
+        let chainStatement = try db.makeStatement(sql: """
+            SELECT c.subject, c.issuer, c.not_after_ms, c.sha256, c.spki_pin
+            FROM chain_certificates l JOIN certificates c ON c.id = l.certificate_id
+            WHERE l.chain_id = ? ORDER BY l.position
+            """)
         var count = 0
-        var currentID: Int64?
-        var served: [ChainEntry] = []
-        var validated: [ChainEntry] = []
-        var details: String?
         while let row = try cursor.next() {
-            let id: Int64 = row[0]
-            if id != currentID {
-                if currentID != nil {
-                    try finishProbe(served: served, validated: validated, details: details)
-                    count += 1
-                }
-                currentID = id
-                served.removeAll(keepingCapacity: true)
-                validated.removeAll(keepingCapacity: true)
-                details = row[25]
-                writeProbeFields(row)
-            }
-            if let chain: Int = row[26], let sha: String = row[27] {
-                let entry = ChainEntry(sha256: sha, subject: row[28], issuer: row[29], notAfter: row[30], spkiPin: row[31])
-                if chain == 0 { served.append(entry) } else { validated.append(entry) }
-            }
-        }
-        if currentID != nil {
-            try finishProbe(served: served, validated: validated, details: details)
+            writeProbeFields(row)
+            writer.raw(","); writer.key("served_chain"); try chain(row[26] as Int64?, statement: chainStatement)
+            writer.raw(","); writer.key("validated_chain"); try chain(row[27] as Int64?, statement: chainStatement)
+            writer.raw(","); writer.key("details"); embeddedJSON(row[25] as String?)
+            try endRow()
             count += 1
         }
         return count
@@ -223,25 +202,29 @@ private struct ExportSession {
         writer.raw(","); writer.key("redirect_count"); writer.int(row[24] as Int64)
     }
 
-    private mutating func finishProbe(served: [ChainEntry], validated: [ChainEntry], details: String?) throws {
-        writer.raw(","); writer.key("served_chain"); chain(served)
-        writer.raw(","); writer.key("validated_chain"); chain(validated)
-        writer.raw(","); writer.key("details"); embeddedJSON(details)
-        try endRow()
-    }
-
-    private mutating func chain(_ entries: [ChainEntry]) {
-        writer.raw("[")
-        for (index, entry) in entries.enumerated() {
-            if index > 0 { writer.raw(",") }
-            writer.raw("{"); writer.key("subject"); writer.string(entry.subject)
-            writer.raw(","); writer.key("issuer"); writer.string(entry.issuer)
-            writer.raw(","); writer.key("not_after"); writer.timestamp(Timestamp(milliseconds: entry.notAfter))
-            writer.raw(","); writer.key("sha256"); writer.string(entry.sha256)
-            writer.raw(","); writer.key("spki_pin"); writer.string(entry.spkiPin)
-            writer.raw("}")
+    /// Writes a chain's certificates (subject, issuer, not_after, sha256, spki_pin) as a JSON array.
+    private mutating func chain(_ id: Int64?, statement: Statement) throws {
+        guard let id else { return writer.raw("[]") }
+        if let cached = chainJSON[id] { return writer.rawBytes(cached) }
+        var local = JSONStreamWriter(output: MemoryOutput())
+        local.raw("[")
+        let rows = try Row.fetchCursor(statement, arguments: [id])
+        var first = true
+        while let row = try rows.next() {
+            if !first { local.raw(",") }
+            first = false
+            local.raw("{"); local.key("subject"); local.string(row[0] as String)
+            local.raw(","); local.key("issuer"); local.string(row[1] as String)
+            local.raw(","); local.key("not_after"); local.timestamp(Timestamp(milliseconds: row[2]))
+            local.raw(","); local.key("sha256"); local.string(row[3] as String)
+            local.raw(","); local.key("spki_pin"); local.string(row[4] as String)
+            local.raw("}")
         }
-        writer.raw("]")
+        local.raw("]")
+        let bytes = local.bytes
+        if chainJSON.count >= 10_000 { chainJSON.removeAll(keepingCapacity: true) }
+        chainJSON[id] = bytes
+        writer.rawBytes(bytes)
     }
 
     // MARK: reachability

@@ -16,6 +16,9 @@ struct JSONStreamWriter {
         if buffer.count >= flushThreshold { try flush() }
     }
 
+    /// What is buffered and not yet flushed.
+    var bytes: [UInt8] { buffer }
+
     mutating func flush() throws {
         guard !buffer.isEmpty else { return }
         try buffer.withUnsafeBytes { try output.write($0) }

@@ -34,7 +34,7 @@ public struct RetentionService: Service {
             if summary.total > 0 {
                 logger.info("retention removed old history", metadata: [
                     "probe_results": "\(summary.probeResults)", "reachability_events": "\(summary.reachabilityEvents)",
-                    "alerts": "\(summary.alerts)", "certificates": "\(summary.certificates)", "cutoff": "\(cutoff)",
+                    "alerts": "\(summary.alerts)", "chains": "\(summary.chains)", "certificates": "\(summary.certificates)", "cutoff": "\(cutoff)",
                 ])
             }
             return summary
