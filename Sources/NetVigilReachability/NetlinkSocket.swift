@@ -160,7 +160,18 @@ final class NetlinkSocket {
     /// `RTM_GETROUTE` for each address, as `ip route get` (policy rules and tables apply).
     /// Requests are sent in batches; each gets either a route or the errno of the kernel's refusal.
     func lookupRoutes(_ addresses: [IPAddress]) throws(ReachabilityError) -> [RouteLookup] {
-        var results = [RouteLookup?](repeating: nil, count: addresses.count)
+        var results = [RouteLookup](repeating: .failure(errno: EIO), count: addresses.count)
+        try lookupRoutes(addresses) { slot, lookup in results[slot] = lookup }
+        return results
+    }
+
+    /// `RTM_GETROUTE` for each address, pipelined: a batch of requests goes out in one `send` (the kernel
+    /// answers them all within that call), then the replies are read; `body(index, lookup)` is called as
+    /// each reply arrives, so callers can act on the first answers before the last is read. Every index
+    /// gets exactly one call.
+    func lookupRoutes(
+        _ addresses: [IPAddress], _ body: (Int, RouteLookup) throws(ReachabilityError) -> Void
+    ) throws(ReachabilityError) {
         var start = 0
         while start < addresses.count {
             let end = min(start + 128, addresses.count)
@@ -175,6 +186,7 @@ final class NetlinkSocket {
                 offset += cnl_nlmsg_align(length)
             }
             try send(length: offset)
+            var answered = [Bool](repeating: false, count: end - start)
             var pending = end - start
             while pending > 0 {
                 let received = try receive(dontWait: false)
@@ -182,28 +194,26 @@ final class NetlinkSocket {
                     if case .wouldBlock = received { continue }
                     throw .netlink(operation: "route lookup receive", errno: ENOBUFS)
                 }
-                try forEachMessage(count: count) { message in
+                try forEachMessage(count: count) { (message) throws(ReachabilityError) in
                     let slot = Int(cnl_nlmsg_seq(message) &- firstSeq)
-                    guard slot >= 0, slot < end - start, results[start + slot] == nil else { return }
+                    guard slot >= 0, slot < end - start, !answered[slot] else { return }
+                    let lookup: RouteLookup
                     switch cnl_nlmsg_type(message) {
                     case RTNL.nlmsgError:
                         let code = cnl_nlmsg_error_code(message)
-                        results[start + slot] = .failure(errno: code < 0 ? -code : EINVAL)
+                        lookup = .failure(errno: code < 0 ? -code : EINVAL)
                     case RTNL.newRoute:
-                        if let route = NetlinkMirror.route(from: message) {
-                            results[start + slot] = .route(route)
-                        } else {
-                            results[start + slot] = .failure(errno: EBADMSG)
-                        }
+                        lookup = NetlinkMirror.route(from: message).map { .route($0) } ?? .failure(errno: EBADMSG)
                     default:
                         return
                     }
+                    answered[slot] = true
                     pending -= 1
+                    try body(start + slot, lookup)
                 }
             }
             start = end
         }
-        return results.map { $0 ?? .failure(errno: EIO) }
     }
 
     /// Sets `IFF_UP` of a link, like `ip link set dev X up|down` (used by the benchmark). 0 or errno.

@@ -213,7 +213,10 @@ public actor ReachabilityMonitor {
             startWaiter = nil
         case let .evaluations(list):
             for evaluation in list {
-                guard targetOrder.contains(evaluation.target) else { continue }
+                // Removed targets have no entry (`remove` drops it): skip their late evaluations.
+                guard evaluations[evaluation.target] != nil || targetOrder.contains(evaluation.target) else {
+                    continue
+                }
                 evaluations[evaluation.target] = evaluation
                 deliver(evaluation)
             }
@@ -227,14 +230,15 @@ public actor ReachabilityMonitor {
     }
 
     private func deliver(_ evaluation: ReachabilityEvaluation) {
-        for (id, var subscriber) in subscribers where subscriber.targets.contains(evaluation.target) {
-            if let last = subscriber.last[evaluation.target], last.0 == evaluation.status,
+        for id in Array(subscribers.keys) {
+            // Mutated in place: copying a subscriber out and back would copy its `last` table per event.
+            guard subscribers[id]!.targets.contains(evaluation.target) else { continue }
+            if let last = subscribers[id]!.last[evaluation.target], last.0 == evaluation.status,
                last.1 == evaluation.flags {
                 continue
             }
-            subscriber.last[evaluation.target] = (evaluation.status, evaluation.flags)
-            subscribers[id] = subscriber
-            subscriber.continuation.yield(evaluation)
+            subscribers[id]!.last[evaluation.target] = (evaluation.status, evaluation.flags)
+            subscribers[id]!.continuation.yield(evaluation)
         }
     }
 

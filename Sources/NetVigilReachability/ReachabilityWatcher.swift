@@ -38,8 +38,14 @@ final class ReachabilityWatcher: @unchecked Sendable {
 
     private struct TargetState {
         var interventionRequired = false
+        /// The parsed address of an address target (parsed once), or the resolved addresses of a host name.
         var addresses: [IPAddress] = []
         var resolvedAt: ContinuousClock.Instant?
+
+        init(_ target: ReachabilityTarget, interventionRequired: Bool = false) {
+            self.interventionRequired = interventionRequired
+            if case .address = target, let address = target.ipAddress { addresses = [address] }
+        }
     }
 
     private let options: ReachabilityMonitor.Options
@@ -58,6 +64,19 @@ final class ReachabilityWatcher: @unchecked Sendable {
     private var stopRequested = false
     private var pendingAcks: [UInt64] = []
     private var pendingSnapshots: [UInt64] = []
+    /// A recompute was cut short because new notifications arrived; the next one must cover every target.
+    private var recomputeOwed = false
+    /// Consecutive recomputes cut short (bounded so a notification storm cannot starve any target).
+    private var preemptions = 0
+    /// Addresses to look up (deduplicated, in target order); rebuilt only when targets or resolutions change.
+    private struct LookupPlan {
+        var addresses: [IPAddress] = []
+        var position: [IPAddress: Int] = [:]
+    }
+    private var plan: LookupPlan?
+    /// An IPv4 route re-dump was due when a recompute was cut short.
+    private var redumpOwed = false
+    static let maxPreemptions = 3
 
     init(
         options: ReachabilityMonitor.Options, logger: Logger, output: AsyncStream<Output>.Continuation,
@@ -73,7 +92,7 @@ final class ReachabilityWatcher: @unchecked Sendable {
         self.output = output
         for target in targets where states[target] == nil {
             order.append(target)
-            states[target] = TargetState(interventionRequired: interventions.contains(target))
+            states[target] = TargetState(target, interventionRequired: interventions.contains(target))
         }
     }
 
@@ -130,7 +149,7 @@ final class ReachabilityWatcher: @unchecked Sendable {
                 try fullDump(requests)
                 takeCommands()
                 resolveHosts(force: true)
-                try recompute(requests)
+                try recompute(requests, hint: .everything, events: nil)
                 if !started {
                     started = true
                     output.yield(.ready)
@@ -171,27 +190,82 @@ final class ReachabilityWatcher: @unchecked Sendable {
                 needsRecompute = takeCommands() || needsRecompute
                 if stopRequested { return }
             }
+            let linksBefore = mirror.links
+            let addressesBefore = mirror.addressTable
+            var resynced = false
             if fds[0].revents & Int16(POLLERR | POLLIN) != 0 {
-                changed = try drain(events: events, requests: requests)
-            }
-            if changed.contains(.links) || changed.contains(.addresses) {
-                // The kernel flushes IPv4 routes of a link going down or losing its last address without
-                // RTM_DELROUTE notifications: refresh them from a dump.
-                try redumpRoutes(family: .ipv4, requests: requests)
+                (changed, resynced) = try drain(events: events, requests: requests)
             }
             let routing = !changed.isEmpty
             if resolveHosts(force: routing) { needsRecompute = true }
-            if routing || needsRecompute {
-                try recompute(requests)
-            } else {
+            guard routing || needsRecompute || recomputeOwed else {
                 flushAcks()
+                continue
             }
+            var hint = RecomputeHint.everything
+            if !resynced {
+                let changedLinks = Self.changedLinks(before: linksBefore, after: mirror.links)
+                var touched = changedLinks
+                if changed.contains(.addresses) {
+                    for (key, info) in addressesBefore where mirror.addressTable[key] != info { touched.insert(info.index) }
+                    for (key, info) in mirror.addressTable where addressesBefore[key] != info { touched.insert(info.index) }
+                }
+                hint = RecomputeHint(
+                    changedLinkNames: Set(touched.flatMap { index in
+                        [linksBefore[index]?.name, mirror.links[index]?.name].compactMap { $0 }
+                    }),
+                    redumpIPv4Routes: needsIPv4RouteRedump(
+                        changedLinks: changedLinks, linksBefore: linksBefore, addressesBefore: addressesBefore),
+                    all: changed.contains(.routes) || changed.contains(.rules) || needsRecompute)
+            }
+            try recompute(requests, hint: hint, events: events)
+        }
+    }
+
+    /// What changed since the last recompute, to order the work (the recompute still covers every target).
+    struct RecomputeHint {
+        /// Names (old and new) of links whose record or addresses changed: targets last routed through them
+        /// go first.
+        var changedLinkNames: Set<String>
+        /// The kernel may have flushed IPv4 routes without notifications: re-dump them before `default`.
+        var redumpIPv4Routes: Bool
+        /// Not only link state changed (routes, rules, addresses, commands): every target counts as affected.
+        var all: Bool
+
+        static let everything = RecomputeHint(changedLinkNames: [], redumpIPv4Routes: false, all: true)
+    }
+
+    static func changedLinks(before: [Int32: LinkInfo], after: [Int32: LinkInfo]) -> Set<Int32> {
+        var changed = Set<Int32>()
+        for (index, link) in after where before[index] != link { changed.insert(index) }
+        for index in before.keys where after[index] == nil { changed.insert(index) }
+        return changed
+    }
+
+    /// The kernel flushes IPv4 routes without `RTM_DELROUTE` when a link goes down, is removed or loses its
+    /// last address (and routes whose preferred source was a removed address), and it sets or clears
+    /// `RTNH_F_LINKDOWN` on carrier changes without telling anyone. Re-dump IPv4 routes when any of that can
+    /// have happened: an IPv4 address was removed, or a changed link carries (or carried) IPv4 routes in
+    /// the mirror, or an IPv4 route has several nexthops (their devices are not all mirrored).
+    private func needsIPv4RouteRedump(
+        changedLinks: Set<Int32>, linksBefore: [Int32: LinkInfo], addressesBefore: [AddressInfo.Key: AddressInfo]
+    ) -> Bool {
+        for (key, info) in addressesBefore where info.address.family == .ipv4 && mirror.addressTable[key] == nil {
+            return true
+        }
+        guard !changedLinks.isEmpty else { return false }
+        for index in changedLinks where linksBefore[index] != nil && mirror.links[index] == nil { return true }
+        return mirror.routeTable.values.contains { route in
+            route.family == .ipv4 && (changedLinks.contains(route.outputInterface) || route.nexthopCount > 1)
         }
     }
 
     /// Reads everything pending (non-blocking) into the mirror. ENOBUFS → log, count, full re-dump.
-    private func drain(events: NetlinkSocket, requests: NetlinkSocket) throws(ReachabilityError) -> NetlinkMirror.Change {
+    private func drain(
+        events: NetlinkSocket, requests: NetlinkSocket
+    ) throws(ReachabilityError) -> (NetlinkMirror.Change, resynced: Bool) {
         var changed: NetlinkMirror.Change = []
+        var resynced = false
         while true {
             switch try events.receive(dontWait: true) {
             case let .messages(count):
@@ -199,7 +273,7 @@ final class ReachabilityWatcher: @unchecked Sendable {
                     changed.formUnion(mirror.apply(message: message, probe: SystemProbes.sysfsLink))
                 }
             case .wouldBlock:
-                return changed
+                return (changed, resynced)
             case .overrun, .truncated:
                 resyncs += 1
                 logger.warning(
@@ -212,6 +286,7 @@ final class ReachabilityWatcher: @unchecked Sendable {
                     if case .wouldBlock = next { break }
                 }
                 try fullDump(requests)
+                resynced = true
                 changed = [.links, .addresses, .routes, .rules]
             }
         }
@@ -254,12 +329,13 @@ final class ReachabilityWatcher: @unchecked Sendable {
             return state.commands
         }
         var recompute = false
+        if commands.contains(where: { if case .snapshot = $0 { false } else { true } }) { plan = nil }
         for command in commands {
             switch command {
             case let .add(targets, ack):
                 for target in targets where states[target] == nil {
                     order.append(target)
-                    states[target] = TargetState()
+                    states[target] = TargetState(target)
                     recompute = true
                 }
                 pendingAcks.append(ack)
@@ -273,7 +349,7 @@ final class ReachabilityWatcher: @unchecked Sendable {
             case let .intervention(target, required, ack):
                 if states[target] == nil {
                     order.append(target)
-                    states[target] = TargetState()
+                    states[target] = TargetState(target)
                 }
                 states[target]?.interventionRequired = required
                 pendingAcks.append(ack)
@@ -297,7 +373,9 @@ final class ReachabilityWatcher: @unchecked Sendable {
             guard case let .host(name) = target, var state = states[target] else { continue }
             let due = state.resolvedAt.map { now - $0 >= options.hostResolveInterval } ?? true
             guard force || due else { continue }
-            state.addresses = SystemProbes.resolve(name)
+            let addresses = SystemProbes.resolve(name)
+            if addresses != state.addresses { plan = nil }
+            state.addresses = addresses
             state.resolvedAt = ContinuousClock.now
             states[target] = state
             resolved = true
@@ -319,46 +397,84 @@ final class ReachabilityWatcher: @unchecked Sendable {
     }
 
     /// Asks the kernel for every target's route and reports the evaluations whose state changed.
-    private func recompute(_ requests: NetlinkSocket) throws(ReachabilityError) {
+    ///
+    /// Latency matters more than batching here, so the work is ordered and results are published as they
+    /// are ready (each target's events stay in order; only the order across targets varies):
+    /// 1. targets most likely affected by the change — last routed through a link whose record or addresses
+    ///    changed, never evaluated, or without a route; every target when routes, rules or commands changed
+    ///    or after a resync — are looked up first;
+    /// 2. the IPv4 routes are re-dumped if the kernel may have flushed some silently, then `default` is
+    ///    evaluated from the mirror;
+    /// 3. the remaining targets are looked up.
+    /// Lookups go out in growing chunks (4, 8, ... 64 requests) and evaluations are published in growing
+    /// batches (1, 2, 4, ...) as the kernel's answers are read. Before each chunk but the first, if `events`
+    /// has new notifications, the recompute stops (at most `maxPreemptions` times in a row): the caller
+    /// drains them and recomputes every target again (with any owed re-dump), so no target is skipped.
+    private func recompute(
+        _ requests: NetlinkSocket, hint: RecomputeHint, events: NetlinkSocket?
+    ) throws(ReachabilityError) {
         let now = Date()
-        var addresses: [IPAddress] = []
-        var position: [IPAddress: Int] = [:]
-        func need(_ address: IPAddress) {
-            if position[address] == nil {
-                position[address] = addresses.count
-                addresses.append(address)
+        if plan == nil {
+            var plan = LookupPlan()
+            for target in order {
+                for address in states[target]?.addresses ?? [] where plan.position[address] == nil {
+                    plan.position[address] = plan.addresses.count
+                    plan.addresses.append(address)
+                }
             }
+            self.plan = plan
         }
+        let addresses = plan!.addresses
+        let position = plan!.position
+        var first: [ReachabilityTarget] = []
+        var rest: [ReachabilityTarget] = []
         for target in order {
-            switch target {
-            case .default: break
-            case .address: if let address = target.ipAddress { need(address) }
-            case .host: states[target]?.addresses.forEach(need)
+            if case .default = target { continue }
+            let last = lastSent[target]
+            if hint.all || last == nil || last?.interface == nil
+                || hint.changedLinkNames.contains(last?.interface ?? "") {
+                first.append(target)
+            } else {
+                rest.append(target)
             }
         }
-        let lookups = try requests.lookupRoutes(addresses)
+
+        var lookups = [RouteLookup?](repeating: nil, count: addresses.count)
         var changed: [ReachabilityEvaluation] = []
-        for target in order {
+        var flushAt = 1
+        func publish(_ evaluation: ReachabilityEvaluation) {
+            if let last = lastSent[evaluation.target], last.hasSameState(as: evaluation) { return }
+            lastSent[evaluation.target] = evaluation
+            changed.append(evaluation)
+            if changed.count >= flushAt {
+                output.yield(.evaluations(changed))
+                changed = []
+                flushAt *= 2
+            }
+        }
+        func evaluate(_ target: ReachabilityTarget) -> ReachabilityEvaluation? {
             let intervention = states[target]?.interventionRequired ?? false
-            var evaluation: ReachabilityEvaluation
             switch target {
             case .default:
-                evaluation = ReachabilityEvaluator.evaluateDefault(
+                return ReachabilityEvaluator.evaluateDefault(
                     mirror: mirror, interventionRequired: intervention, time: now)
             case .address:
-                guard let address = target.ipAddress, let slot = position[address] else { continue }
-                evaluation = ReachabilityEvaluator.evaluate(
-                    target: target, address: address, lookup: lookups[slot], mirror: mirror,
+                guard let address = states[target]?.addresses.first, let slot = position[address],
+                      let lookup = lookups[slot] else {
+                    return nil
+                }
+                return ReachabilityEvaluator.evaluate(
+                    target: target, address: address, lookup: lookup, mirror: mirror,
                     interventionRequired: intervention, time: now)
             case .host:
                 let candidates = (states[target]?.addresses ?? []).compactMap { address -> ReachabilityEvaluation? in
-                    guard let slot = position[address] else { return nil }
+                    guard let slot = position[address], let lookup = lookups[slot] else { return nil }
                     return ReachabilityEvaluator.evaluate(
-                        target: target, address: address, lookup: lookups[slot], mirror: mirror,
+                        target: target, address: address, lookup: lookup, mirror: mirror,
                         interventionRequired: intervention, time: now)
                 }
                 // Reachable when any address is; a name that does not resolve is NotReachable.
-                evaluation = candidates.max { ReachabilityEvaluator.rank($0) < ReachabilityEvaluator.rank($1) }
+                var evaluation = candidates.max { ReachabilityEvaluator.rank($0) < ReachabilityEvaluator.rank($1) }
                     ?? ReachabilityEvaluation(
                         target: target, flags: intervention ? .interventionRequired : [], time: now)
                 if let best = candidates.first(where: {
@@ -366,13 +482,93 @@ final class ReachabilityWatcher: @unchecked Sendable {
                 }) {
                     evaluation = best  // first in resolver order among the best
                 }
+                return evaluation
             }
-            if let last = lastSent[target], last.hasSameState(as: evaluation) { continue }
-            lastSent[target] = evaluation
-            changed.append(evaluation)
         }
+        /// Looks up the addresses of `targets` not looked up yet and publishes each target as soon as all
+        /// of its addresses are answered.
+        func lookUp(_ targets: ArraySlice<ReachabilityTarget>) throws(ReachabilityError) {
+            var slots: [Int] = []
+            var waiting: [Int: [ReachabilityTarget]] = [:]
+            var remaining: [ReachabilityTarget: Int] = [:]
+            for target in targets {
+                var count = 0
+                for address in states[target]?.addresses ?? [] {
+                    guard let slot = position[address], lookups[slot] == nil,
+                          waiting[slot]?.last != target else { continue }
+                    if waiting[slot] == nil { slots.append(slot) }
+                    waiting[slot, default: []].append(target)
+                    count += 1
+                }
+                if count == 0 {
+                    if let evaluation = evaluate(target) { publish(evaluation) }
+                } else {
+                    remaining[target] = count
+                }
+            }
+            guard !slots.isEmpty else { return }
+            try requests.lookupRoutes(slots.map { addresses[$0] }) { index, lookup in
+                let slot = slots[index]
+                lookups[slot] = lookup
+                for target in waiting[slot] ?? [] {
+                    let left = (remaining[target] ?? 1) - 1
+                    remaining[target] = left
+                    if left == 0, let evaluation = evaluate(target) { publish(evaluation) }
+                }
+            }
+        }
+
+        // Growing chunks: the kernel answers a whole batch inside one send, so a small first batch gets
+        // the first answers out sooner; later batches amortize the system calls.
+        var chunk = 4
+        var started = false
+        /// Looks up `targets` chunk by chunk; false when new notifications preempted the recompute.
+        func lookUpInChunks(_ targets: [ReachabilityTarget]) throws(ReachabilityError) -> Bool {
+            var start = targets.startIndex
+            while start < targets.endIndex {
+                if started, let events, preemptions < Self.maxPreemptions, Self.readable(events.fd) {
+                    return false
+                }
+                started = true
+                let end = min(start + chunk, targets.endIndex)
+                try lookUp(targets[start..<end])
+                chunk = min(chunk * 2, 64)
+                start = end
+            }
+            return true
+        }
+        var complete = try lookUpInChunks(first)
+        var redumped = false
+        if complete {
+            if hint.redumpIPv4Routes || redumpOwed {
+                redumped = true
+                // The kernel flushes IPv4 routes of a link going down or losing its last address without
+                // RTM_DELROUTE notifications: refresh them from a dump (the lookups above did not need the
+                // mirror's routes; `default` does).
+                try redumpRoutes(family: .ipv4, requests: requests)
+                redumpOwed = false
+            }
+            if order.contains(.default), let evaluation = evaluate(.default) { publish(evaluation) }
+            complete = try lookUpInChunks(rest)
+        }
+        if !complete {
+            // New notifications arrived: the caller drains them and recomputes every target, so nothing
+            // is skipped, only brought up to date first.
+            preemptions += 1
+            recomputeOwed = true
+            if hint.redumpIPv4Routes && !redumped { redumpOwed = true }
+            if !changed.isEmpty { output.yield(.evaluations(changed)) }
+            return
+        }
+        preemptions = 0
+        recomputeOwed = false
         if !changed.isEmpty { output.yield(.evaluations(changed)) }
         flushAcks()
+    }
+
+    private static func readable(_ fd: Int32) -> Bool {
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&pfd, 1, 0) > 0
     }
 
     private func flushAcks() {

@@ -222,6 +222,91 @@ final class NamespaceReachabilityTests: XCTestCase {
         XCTAssertEqual(mirrored, kernel, "missing: \(kernel.subtracting(mirrored).prefix(5)) extra: \(mirrored.subtracting(kernel).prefix(5))")
     }
 
+    /// The kernel flushes IPv4 routes (link down, address removed) and sets/clears `linkdown` on carrier
+    /// changes without notifications. The watcher re-dumps IPv4 routes only when that can have happened
+    /// (and after publishing the targets looked up through the kernel): the mirror must still equal the
+    /// kernel's IPv4 routes, linkdown flags included, after each kind of change, and `default` must follow.
+    func testSilentIPv4RouteChangesStayMirrored() async throws {
+        let ns = try makeNamespace()
+        try ns.ip("addr", "add", "10.88.0.2/24", "dev", "vb")
+        try ns.ip("route", "add", "198.51.100.0/24", "via", "10.88.0.1", "dev", "vb")
+        try ns.ip("route", "add", "default", "via", "10.77.0.1", "dev", "va")
+        let onVa = ReachabilityTarget.address("10.77.0.9")
+        let viaVb = ReachabilityTarget.address("198.51.100.7")
+        let monitor = try await ReachabilityMonitor.started(in: ns, targets: [.default, onVa, viaVb])
+        defer { Task { await monitor.stop() } }
+        let initial = try await evaluationNow(monitor, viaVb)
+        XCTAssertEqual(initial.interface, "vb")
+        XCTAssertEqual(initial.status, .reachableViaWiFi)
+        try await assertMirrorMatchesKernelIPv4(monitor, ns, "initial")
+
+        // vb down: its IPv4 routes go silently; va loses carrier (linkdown set silently on va's routes).
+        try ns.ip("link", "set", "vb", "down")
+        let lost = try await awaitEvaluation(monitor, .default, "default without carrier") {
+            $0.flags.contains(.connectionRequired)
+        }
+        XCTAssertEqual(lost.status, .notReachable)
+        let rerouted = try await awaitEvaluation(monitor, viaVb, "198.51.100.7 via the default route") {
+            $0.interface == "va"
+        }
+        XCTAssertEqual(rerouted.flags, [.connectionRequired])
+        try await assertMirrorMatchesKernelIPv4(monitor, ns, "after vb down")
+
+        // vb up: va's carrier is back (linkdown cleared silently); 198.51.100.0/24 stays flushed.
+        try ns.ip("link", "set", "vb", "up")
+        let back = try await awaitEvaluation(monitor, .default, "default usable again") { $0.status == .reachableViaWiFi }
+        XCTAssertEqual(back.flags, [.reachable])
+        let onVaBack = try await awaitEvaluation(monitor, onVa, "on-link target back") { $0.status == .reachableViaWiFi }
+        XCTAssertEqual(onVaBack.flags, [.reachable, .isDirect])
+        try await assertMirrorMatchesKernelIPv4(monitor, ns, "after vb up")
+
+        // Removing vb's address silently flushes routes using it; the connected route goes with it.
+        try ns.ip("route", "add", "198.51.100.0/24", "via", "10.88.0.1", "dev", "vb")
+        _ = try await awaitEvaluation(monitor, viaVb, "198.51.100.7 via vb again") { $0.interface == "vb" }
+        try ns.ip("addr", "del", "10.88.0.2/24", "dev", "vb")
+        _ = try await awaitEvaluation(monitor, viaVb, "198.51.100.7 via va after address removal") {
+            $0.interface == "va" && $0.status == .reachableViaWiFi
+        }
+        try await assertMirrorMatchesKernelIPv4(monitor, ns, "after address removal")
+    }
+
+    /// Polls the monitor's mirror until its IPv4 routes (all tables, with the linkdown flag) equal the
+    /// kernel's, failing after 5 s.
+    private func assertMirrorMatchesKernelIPv4(
+        _ monitor: ReachabilityMonitor, _ ns: NetworkNamespace, _ what: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+        let output = try ns.ip("-j", "-4", "route", "show", "table", "all")
+        let routes = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+        var kernel = Set<String>()
+        for route in routes {
+            var dst = route["dst"] as? String ?? "?"
+            if dst == "default" { dst = "0.0.0.0/0" }
+            if !dst.contains("/") { dst += "/32" }
+            let table = route["table"] as? String ?? "main"
+            let linkdown = (route["flags"] as? [String] ?? []).contains("linkdown")
+            kernel.insert("\(route["type"] as? String ?? "unicast") \(dst) \(table) \(route["dev"] as? String ?? "?")\(linkdown ? " linkdown" : "")")
+        }
+        let names: [UInt8: String] = [1: "unicast", 2: "local", 3: "broadcast", 4: "anycast", 5: "multicast"]
+        let tables: [UInt32: String] = [254: "main", 255: "local", 253: "default"]
+        var mirrored = Set<String>()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            let snapshot = await monitor.mirrorSnapshot()
+            let mirror = try XCTUnwrap(snapshot, "monitor stopped", file: file, line: line)
+            mirrored = Set(mirror.routes.filter { $0.family == .ipv4 }.map {
+                let type = names[$0.type] ?? "\($0.type)"
+                let table = tables[$0.table] ?? "\($0.table)"
+                let dev = mirror.links[$0.outputInterface]?.name ?? "?"
+                return "\(type) \($0.destinationText) \(table) \(dev)\($0.isLinkDown ? " linkdown" : "")"
+            })
+            if mirrored == kernel { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        XCTAssertEqual(mirrored, kernel, "\(what): missing \(kernel.subtracting(mirrored)) extra \(mirrored.subtracting(kernel))",
+                       file: file, line: line)
+    }
+
     /// `ip -j route show` (main table, IPv4 and IPv6) as "dst/len dev" strings.
     private func kernelMainRoutes(_ ns: NetworkNamespace) throws -> Set<String> {
         var result = Set<String>()
