@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "NetVigilFeed", targets: ["NetVigilFeed"]),
         .library(name: "NetVigilTrust", targets: ["NetVigilTrust"]),
         .library(name: "NetVigilReachability", targets: ["NetVigilReachability"]),
+        .library(name: "NetVigilHTTP", targets: ["NetVigilHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,6 +39,7 @@ let package = Package(
             name: "NetVigilAgent",
             dependencies: [
                 "NetVigilStore",
+                "NetVigilHTTP",
                 "NetVigilReachability",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -70,6 +72,17 @@ let package = Package(
             name: "TrustBenchmarks",
             dependencies: ["NetVigilTrust"],
             path: "Benchmarks/TrustBenchmarks"
+        ),
+        // MARK: HTTP
+        .target(
+            name: "NetVigilHTTP",
+            dependencies: [
+                "COpenSSL",
+                "NetVigilTrust",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         // MARK: Reachability
         .systemLibrary(
@@ -105,6 +118,7 @@ let package = Package(
                 "NetVigilStore",
                 "NetVigilFeed",
                 "NetVigilTrust",
+                "NetVigilHTTP",
                 "NetVigilReachability",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -126,6 +140,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NetVigilCLITests", dependencies: ["NetVigilStore", "NetVigilTestSupport"]),
+        .testTarget(name: "NetVigilHTTPTests", dependencies: ["NetVigilHTTP", "NetVigilTrust"]),
         .testTarget(name: "NetVigilReachabilityTests", dependencies: ["NetVigilReachability", "CNetlink"]),
     ]
 )

@@ -148,3 +148,10 @@ void cossl_last_error_string(char *buf, size_t size) {
     if (code != 0) ERR_error_string_n(code, buf, size);
     ERR_clear_error();
 }
+
+int cossl_ERR_peek_last_alert(void) {
+    unsigned long e = ERR_peek_last_error();
+    if (e == 0 || ERR_GET_LIB(e) != ERR_LIB_SSL) return -1;
+    int reason = ERR_GET_REASON(e);
+    return reason >= SSL_AD_REASON_OFFSET ? reason - SSL_AD_REASON_OFFSET : -1;
+}

@@ -46,6 +46,8 @@ long cossl_BIO_set_mem_eof_return(BIO *bio, int v);
 long cossl_SSL_set_tlsext_host_name(SSL *ssl, const char *name);
 long cossl_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version);
 long cossl_SSL_set_mode(SSL *ssl, long mode);
+/// The TLS alert description (0-255) of the newest queued SSL-library error, or -1 when it is not an alert.
+int cossl_ERR_peek_last_alert(void);
 
 // MARK: X509 helpers
 /// 1 when `x` is a CA certificate (basicConstraints CA:TRUE or a v1 self-signed root), else 0.

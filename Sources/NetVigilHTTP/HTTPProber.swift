@@ -1,0 +1,262 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NetVigilTrust
+
+/// Runs probes: resolve → connect → TLS with trust evaluation → request → response validation, phase by phase.
+public struct HTTPProber: Sendable {
+    private let group: any EventLoopGroup
+
+    /// A prober on `group` (default: NIO's shared event loop group).
+    public init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+        self.group = group
+    }
+
+    /// Probes `request` and never throws: every failure is a typed `ProbeError` in the result.
+    public func probe(_ request: ProbeRequest, configuration: ProbeConfiguration) async -> ProbeResult {
+        var result = ProbeResult(url: request.url.absoluteString)
+        let start = NIODeadline.now()
+        let deadline = start + .nanoseconds(Int64(configuration.timeout * 1e9))
+        var current = request
+        var response: HTTPResponse? = nil
+        do {
+            while true {
+                let received = try await hop(current, configuration: configuration, deadline: deadline, result: &result)
+                result.finalURL = current.url.absoluteString
+                result.status = received.status
+                result.httpVersion = received.version
+                result.contentType = received.mimeType
+                result.contentLength = received.body.count
+                if configuration.maxRedirects > 0, [301, 302, 303, 307, 308].contains(received.status),
+                   let location = received.headers.first(name: "Location") {
+                    guard result.redirects.count < configuration.maxRedirects else {
+                        throw ProbeError(.httpProtocol, "more than \(configuration.maxRedirects) redirects")
+                    }
+                    guard let next = URL(string: location, relativeTo: current.url)?.absoluteURL,
+                          let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https", next.host != nil else {
+                        throw ProbeError(.httpProtocol, "redirect to an invalid location \"\(location)\"")
+                    }
+                    result.redirects.append(.init(url: current.url.absoluteString, status: received.status, location: next.absoluteString))
+                    current = Self.redirected(current, to: next, status: received.status)
+                    continue
+                }
+                response = received
+                break
+            }
+        } catch let error as ProbeError {
+            result.error = error
+        } catch {
+            result.error = ProbeError(.httpProtocol, "\(error)")
+        }
+        result.timings.total = MonotonicClock.milliseconds(from: start, to: .now())
+        if let response, result.error == nil {
+            validate(response, configuration: configuration, result: &result)
+        }
+        result.outcome = result.error == nil ? .ok : .failed
+        return result
+    }
+
+    private func validate(_ response: HTTPResponse, configuration: ProbeConfiguration, result: inout ProbeResult) {
+        var serializer = configuration.responseSerializer
+        if !configuration.expectations.jsonPaths.isEmpty { serializer.parsesJSON = true }
+        let output = serializer.serialize(response)
+        if let error = output.error, error.kind != .httpProtocol || configuration.expectations.jsonPaths.isEmpty {
+            result.error = error
+            if error.kind == .contentType { return }
+        }
+        let leafExpiry = result.servedChain.first?.notAfter
+        let failures = configuration.expectations.failures(body: response.body, json: output.object,
+                                                           totalMilliseconds: result.timings.total ?? 0, leafNotAfter: leafExpiry)
+        result.expectationFailures = failures
+        if result.error == nil, let first = failures.first {
+            result.error = ProbeError(.expectation, failures.count == 1 ? first : "\(first) (and \(failures.count - 1) more)")
+        }
+    }
+
+    /// The request for the next hop: 303 (and 301/302 after POST) becomes GET without body, as browsers do.
+    static func redirected(_ request: ProbeRequest, to url: URL, status: Int) -> ProbeRequest {
+        var next = request
+        next.url = url
+        if status == 303 || ((status == 301 || status == 302) && request.method == .POST) {
+            if request.method != .HEAD { next.method = .GET }
+            next.body = []
+            next.headers.removeAll { ["content-type", "content-length"].contains($0.name.lowercased()) }
+        }
+        if url.host?.lowercased() != request.url.host?.lowercased() {
+            next.headers.removeAll { $0.name.lowercased() == "authorization" }  // never hand credentials to another host
+        }
+        return next
+    }
+
+    // MARK: One hop
+
+    private func hop(_ request: ProbeRequest, configuration: ProbeConfiguration, deadline: NIODeadline,
+                     result: inout ProbeResult) async throws -> HTTPResponse {
+        guard let host = request.url.host, let scheme = request.url.scheme?.lowercased() else {
+            throw ProbeError(.invalidRequest, "invalid URL \(request.url.absoluteString)")
+        }
+        let usesTLS = scheme == "https"
+        let port = request.url.port ?? (usesTLS ? 443 : 80)
+        let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+
+        let resolveStart = NIODeadline.now()
+        let family = configuration.addressFamily
+        let addresses: [SocketAddress]
+        do {
+            addresses = try await NIOThreadPool.singleton.runIfActive {
+                try Resolver.resolve(host: bareHost, port: port, family: family)
+            }
+        } catch let error as ProbeError {
+            throw error
+        }
+        result.timings.resolve = (result.timings.resolve ?? 0) + MonotonicClock.milliseconds(from: resolveStart, to: .now())
+        if NIODeadline.now() >= deadline {
+            throw ProbeError(.timeout, "resolving \(bareHost) used up the probe timeout", phase: ProbePhase.resolve.rawValue)
+        }
+
+        var lastError = ProbeError(.connect, "no address to connect to")
+        for address in addresses {
+            let recorder = HopRecorder()
+            do {
+                let response = try await exchange(request, address: address, host: bareHost, port: port, usesTLS: usesTLS,
+                                                  configuration: configuration, deadline: deadline, recorder: recorder)
+                record(recorder, address: address, into: &result)
+                return response
+            } catch let error as ProbeError {
+                record(recorder, address: address, into: &result)
+                lastError = error
+                // Fall back to the next address only when this one could not be connected to.
+                guard error.kind == .connectRefused || error.kind == .connect else { throw error }
+            }
+        }
+        throw lastError
+    }
+
+    private func record(_ recorder: HopRecorder, address: SocketAddress, into result: inout ProbeResult) {
+        func add(_ value: Double?, to keyPath: WritableKeyPath<ProbeResult.Timings, Double?>) {
+            guard let value else { return }
+            result.timings[keyPath: keyPath] = (result.timings[keyPath: keyPath] ?? 0) + value
+        }
+        result.resolvedAddress = address.ipAddress
+        if let connectEnd = recorder.connectEnd {
+            add(MonotonicClock.milliseconds(from: recorder.connectStart, to: connectEnd), to: \.connect)
+            if let tlsEnd = recorder.tlsEnd { add(MonotonicClock.milliseconds(from: connectEnd, to: tlsEnd), to: \.tls) }
+        }
+        if let sent = recorder.requestSent, let firstByte = recorder.firstByte {
+            add(MonotonicClock.milliseconds(from: sent, to: firstByte), to: \.processing)
+            if let end = recorder.end { add(MonotonicClock.milliseconds(from: firstByte, to: end), to: \.transfer) }
+        }
+        if let tls = recorder.tls {
+            result.tls = .init(version: tls.version, cipher: tls.cipher, alpn: tls.alpn)
+            result.servedChain = tls.servedChain.map(ProbeResult.ChainCertificate.init)
+        }
+        if let evaluation = recorder.evaluation {
+            result.validatedChain = evaluation.validatedChain.map(ProbeResult.ChainCertificate.init)
+            result.trustVerdict = evaluation.verdict.summary
+            result.pinVerdict = evaluation.pinVerdict.rawValue
+            result.trustMessage = evaluation.message
+        }
+    }
+
+    private func exchange(_ request: ProbeRequest, address: SocketAddress, host: String, port: Int, usesTLS: Bool,
+                          configuration: ProbeConfiguration, deadline: NIODeadline, recorder: HopRecorder) async throws -> HTTPResponse {
+        let loop = group.next()
+        let promise = loop.makePromise(of: HTTPResponse.self)
+        let remaining = deadline - .now()
+        let connectLimit = min(TimeAmount.nanoseconds(Int64(configuration.connectTimeout * 1e9)), remaining)
+        guard connectLimit > .zero else {
+            throw ProbeError(.timeout, "no time left to connect", phase: ProbePhase.connect.rawValue)
+        }
+        let head = Self.requestHead(request, host: host, port: port, usesTLS: usesTLS)
+        let body = request.body
+        let policy = configuration.policies.policy(for: host)
+        let trustStore = configuration.trustStore
+        let tlsConfiguration = configuration.tls
+        let maxBody = configuration.maxBodyBytes
+        recorder.connectStart = .now()
+        let bootstrap = ClientBootstrap(group: loop)
+            .connectTimeout(connectLimit)
+            .channelOption(.socketOption(.so_reuseaddr), value: 1)
+            .channelInitializer { channel in
+                do {
+                    let collector = ResponseCollector(head: head, body: body, maxBodyBytes: maxBody, deadline: deadline,
+                                                      usesTLS: usesTLS, promise: promise, recorder: recorder)
+                    if usesTLS {
+                        let tls = try OpenSSLTLSHandler(
+                            configuration: tlsConfiguration, serverName: host,
+                            trustDecision: { info in
+                                let evaluation: TrustEvaluation
+                                do {
+                                    let evaluator = try ServerTrustEvaluator(policy: policy, trustStore: trustStore)
+                                    evaluation = evaluator.evaluate(servedChain: info.servedChain, host: host)
+                                } catch {
+                                    return ProbeError(.trust, "cannot prepare the trust evaluation: \(error)", verdict: "untrusted:internal")
+                                }
+                                recorder.evaluation = evaluation
+                                if evaluation.verdict.isTrusted { return nil }
+                                return ProbeError(.trust, evaluation.message, verdict: evaluation.verdict.summary)
+                            },
+                            onHandshake: { info in
+                                recorder.tls = info
+                                collector.handshakeCompleted()
+                            })
+                        try channel.pipeline.syncOperations.addHandler(tls)
+                    }
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes)
+                    try channel.pipeline.syncOperations.addHandler(collector)
+                    return channel.eventLoop.makeSucceededVoidFuture()
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
+                }
+            }
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.connect(to: address).get()
+        } catch {
+            promise.fail(error)
+            throw Self.connectError(error, address: address, cappedByDeadline: remaining < .nanoseconds(Int64(configuration.connectTimeout * 1e9)))
+        }
+        do {
+            let response = try await promise.futureResult.get()
+            channel.close(promise: nil)
+            return response
+        } catch {
+            channel.close(promise: nil)
+            throw ResponseCollector.probeError(for: error)
+        }
+    }
+
+    static func connectError(_ error: any Error, address: SocketAddress, cappedByDeadline: Bool) -> ProbeError {
+        let target = "\(address.ipAddress ?? "?"):\(address.port ?? 0)"
+        if let channelError = error as? ChannelError, case .connectTimeout = channelError {
+            if cappedByDeadline {
+                return ProbeError(.timeout, "connect to \(target) used up the probe timeout", phase: ProbePhase.connect.rawValue)
+            }
+            return ProbeError(.connectTimeout, "connect to \(target) timed out")
+        }
+        if let ioError = error as? IOError, ioError.errnoCode == ECONNREFUSED {
+            return ProbeError(.connectRefused, "connection to \(target) refused")
+        }
+        if let probeError = error as? ProbeError { return probeError }
+        return ProbeError(.connect, "cannot connect to \(target): \(error)")
+    }
+
+    static func requestHead(_ request: ProbeRequest, host: String, port: Int, usesTLS: Bool) -> HTTPRequestHead {
+        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+        var uri = components?.percentEncodedPath ?? "/"
+        if uri.isEmpty { uri = "/" }
+        if let query = components?.percentEncodedQuery { uri += "?" + query }
+        var headers = HTTPHeaders()
+        if request.header("Host") == nil {
+            let hostField = host.contains(":") ? "[\(host)]" : host
+            headers.add(name: "Host", value: port == (usesTLS ? 443 : 80) ? hostField : "\(hostField):\(port)")
+        }
+        for header in request.headers { headers.add(name: header.name, value: header.value) }
+        if !request.body.isEmpty || [.POST, .PUT, .PATCH].contains(request.method) {
+            headers.replaceOrAdd(name: "Content-Length", value: String(request.body.count))
+        }
+        headers.replaceOrAdd(name: "Connection", value: "close")
+        return HTTPRequestHead(version: .http1_1, method: request.method, uri: uri, headers: headers)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import NetVigilTrust
+
+/// Everything a probe needs besides the request.
+public struct ProbeConfiguration: Sendable {
+    /// The whole probe, all hops (default 10 s).
+    public var timeout: TimeInterval
+    /// One TCP connect (default 5 s, capped by what is left of `timeout`).
+    public var connectTimeout: TimeInterval
+    /// Largest body accepted (default 10 MiB), enforced while streaming.
+    public var maxBodyBytes: Int
+    /// Redirects followed (default 10; 0 = do not follow).
+    public var maxRedirects: Int
+    /// Address family.
+    public var addressFamily: AddressFamily
+    /// TLS settings.
+    public var tls: TLSConfiguration
+    /// The security policy per host.
+    public var policies: PolicySet
+    /// Trust anchors.
+    public var trustStore: TrustStore
+    /// Status / content-type validation and parsing.
+    public var responseSerializer: ResponseSerializer
+    /// Extra checks.
+    public var expectations: ProbeExpectations
+
+    /// Makes a configuration with the defaults above.
+    public init(trustStore: TrustStore, policies: PolicySet? = nil, timeout: TimeInterval = 10, connectTimeout: TimeInterval = 5,
+                maxBodyBytes: Int = 10 * 1024 * 1024, maxRedirects: Int = 10, addressFamily: AddressFamily = .any,
+                tls: TLSConfiguration = TLSConfiguration(), responseSerializer: ResponseSerializer = .http,
+                expectations: ProbeExpectations = ProbeExpectations()) {
+        self.timeout = timeout
+        self.connectTimeout = connectTimeout
+        self.maxBodyBytes = maxBodyBytes
+        self.maxRedirects = maxRedirects
+        self.addressFamily = addressFamily
+        self.tls = tls
+        // Safe: an empty entry list never throws.
+        self.policies = policies ?? (try! PolicySet(entries: []))
+        self.trustStore = trustStore
+        self.responseSerializer = responseSerializer
+        self.expectations = expectations
+    }
+}

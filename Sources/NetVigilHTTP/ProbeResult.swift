@@ -1,0 +1,116 @@
+import Foundation
+import NetVigilTrust
+
+/// Everything one probe found out; its JSON form is what `netvigil probe --json` prints and the store keeps.
+public struct ProbeResult: Sendable, Codable {
+    /// ok or failed.
+    public enum Outcome: String, Sendable, Codable {
+        case ok, failed
+    }
+
+    /// Phase durations in milliseconds (µs precision), summed over redirect hops; nil when a phase did not run.
+    public struct Timings: Sendable, Codable, Equatable {
+        public var resolve: Double?
+        public var connect: Double?
+        public var tls: Double?
+        /// Request sent → first response byte.
+        public var processing: Double?
+        public var transfer: Double?
+        public var total: Double?
+
+        /// No phase yet.
+        public init() {}
+    }
+
+    /// One followed redirect.
+    public struct Redirect: Sendable, Codable, Equatable {
+        /// The URL that answered with a redirect.
+        public var url: String
+        /// Its status.
+        public var status: Int
+        /// The Location it pointed to (resolved).
+        public var location: String
+    }
+
+    /// The negotiated TLS parameters.
+    public struct TLS: Sendable, Codable, Equatable {
+        public var version: String
+        public var cipher: String
+        public var alpn: String?
+    }
+
+    /// A certificate as results show it.
+    public struct ChainCertificate: Sendable, Codable, Equatable {
+        public var subject: String
+        public var issuer: String
+        public var serial: String
+        public var notBefore: Date
+        public var notAfter: Date
+        /// SHA-256 of the DER, lower-case hex.
+        public var sha256: String
+        /// `sha256/BASE64`.
+        public var spkiPin: String
+        public var pem: String
+
+        /// Summarises a certificate.
+        public init(_ certificate: Certificate) {
+            subject = certificate.subject
+            issuer = certificate.issuer
+            serial = certificate.serialNumber
+            notBefore = certificate.notBefore
+            notAfter = certificate.notAfter
+            sha256 = certificate.sha256Fingerprint
+            spkiPin = certificate.spkiPin.description
+            pem = certificate.pem
+        }
+    }
+
+    /// The URL probed (before redirects).
+    public var url: String
+    /// The final URL (after redirects).
+    public var finalURL: String
+    /// Wall-clock start.
+    public var startedAt: Date
+    public var outcome: Outcome
+    /// Why it failed, nil when ok.
+    public var error: ProbeError?
+    /// Every failed expectation (the first is also in `error`).
+    public var expectationFailures: [String]
+    public var timings: Timings
+    /// The address connected to (last hop).
+    public var resolvedAddress: String?
+    public var httpVersion: String?
+    public var status: Int?
+    public var contentType: String?
+    /// Body bytes received (last hop).
+    public var contentLength: Int?
+    public var redirects: [Redirect]
+    public var tls: TLS?
+    /// As served, leaf first (last TLS hop).
+    public var servedChain: [ChainCertificate]
+    /// As validated, leaf → anchor.
+    public var validatedChain: [ChainCertificate]
+    /// `trusted` or `untrusted:<kind>`; nil without TLS.
+    public var trustVerdict: String?
+    /// `not_pinned`, `matched`, `mismatch`, `mismatch_reported`, `expired`, `not_evaluated`; nil without TLS.
+    public var pinVerdict: String?
+    /// The trust evaluation's explanation; nil without TLS.
+    public var trustMessage: String?
+
+    /// An empty result for `url`, started now.
+    public init(url: String, startedAt: Date = Date()) {
+        self.url = url
+        self.finalURL = url
+        self.startedAt = startedAt
+        self.outcome = .ok
+        self.error = nil
+        self.expectationFailures = []
+        self.timings = Timings()
+        self.redirects = []
+        self.servedChain = []
+        self.validatedChain = []
+    }
+
+    /// True when ok.
+    public var isOK: Bool { outcome == .ok }
+}

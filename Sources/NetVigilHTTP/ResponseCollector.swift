@@ -1,0 +1,131 @@
+import NIOCore
+import NIOHTTP1
+
+/// Writes the request once the channel is active (the TLS handler holds it until the chain is trusted) and
+/// collects the response, enforcing the body limit and the probe deadline.
+final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    private let head: HTTPRequestHead
+    private let body: [UInt8]
+    private let maxBodyBytes: Int
+    private let deadline: NIODeadline
+    private let promise: EventLoopPromise<HTTPResponse>
+    private let recorder: HopRecorder
+    private let usesTLS: Bool
+    private var response: HTTPResponse?
+    private var timeoutTask: Scheduled<Void>?
+    private var done = false
+
+    init(head: HTTPRequestHead, body: [UInt8], maxBodyBytes: Int, deadline: NIODeadline, usesTLS: Bool,
+         promise: EventLoopPromise<HTTPResponse>, recorder: HopRecorder) {
+        self.head = head
+        self.body = body
+        self.maxBodyBytes = maxBodyBytes
+        self.deadline = deadline
+        self.usesTLS = usesTLS
+        self.promise = promise
+        self.recorder = recorder
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timeoutTask = context.eventLoop.scheduleTask(deadline: deadline) {
+            let (collector, context) = loopBound.value
+            collector.fail(ProbeError(.timeout, "no complete response before the probe timeout (in phase \(collector.recorder.phase.rawValue))",
+                                      phase: collector.recorder.phase.rawValue), context: context)
+        }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        recorder.connectEnd = .now()
+        recorder.phase = usesTLS ? .tls : .processing
+        if !usesTLS { recorder.requestSent = .now() }
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if !body.isEmpty {
+            var buffer = context.channel.allocator.buffer(capacity: body.count)
+            buffer.writeBytes(body)
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        context.fireChannelActive()
+    }
+
+    /// Called by the TLS handler's handshake callback (same event loop).
+    func handshakeCompleted() {
+        recorder.tlsEnd = .now()
+        recorder.requestSent = .now()
+        recorder.phase = .processing
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !done else { return }
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            recorder.firstByte = .now()
+            recorder.phase = .transfer
+            response = HTTPResponse(version: "HTTP/\(head.version.major).\(head.version.minor)", status: Int(head.status.code),
+                                    headers: head.headers)
+            if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > maxBodyBytes {
+                fail(ProbeError(.bodyTooLarge, "Content-Length \(length) exceeds the \(maxBodyBytes)-byte limit"), context: context)
+            }
+        case .body(let buffer):
+            guard response != nil else { return }
+            if response!.body.count + buffer.readableBytes > maxBodyBytes {
+                fail(ProbeError(.bodyTooLarge, "body exceeds the \(maxBodyBytes)-byte limit"), context: context)
+                return
+            }
+            response!.body += buffer.readableBytesView
+        case .end:
+            recorder.end = .now()
+            guard let response else { return }
+            done = true
+            timeoutTask?.cancel()
+            promise.succeed(response)
+            context.close(promise: nil)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        fail(Self.probeError(for: error), context: context)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        fail(ProbeError(.httpProtocol, recorder.phase == .tls
+                        ? "the server closed the connection during the TLS handshake"
+                        : "the server closed the connection before the response was complete"), context: context)
+        context.fireChannelInactive()
+    }
+
+    private func fail(_ error: ProbeError, context: ChannelHandlerContext) {
+        guard !done else { return }
+        done = true
+        recorder.end = .now()
+        timeoutTask?.cancel()
+        promise.fail(error)
+        context.close(promise: nil)
+    }
+
+    static func probeError(for error: any Error) -> ProbeError {
+        switch error {
+        case let error as ProbeError:
+            return error
+        case let error as TLSHandlerError:
+            switch error {
+            case .handshakeFailed(let alert, let detail):
+                return ProbeError(.tlsHandshake, "TLS handshake failed: \(detail)", alert: alert)
+            case .closedDuringHandshake:
+                return ProbeError(.tlsHandshake, "the server closed the connection during the TLS handshake")
+            case .untrusted(let error):
+                return error
+            case .protocolFailure(let detail):
+                return ProbeError(.httpProtocol, "TLS error after the handshake: \(detail)")
+            }
+        case let error as HTTPParserError:
+            return ProbeError(.httpProtocol, "invalid HTTP response: \(error)")
+        default:
+            return ProbeError(.httpProtocol, "connection error: \(error)")
+        }
+    }
+}

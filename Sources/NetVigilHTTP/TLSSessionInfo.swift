@@ -1,0 +1,13 @@
+import NetVigilTrust
+
+/// What a completed handshake negotiated, and the chain the server sent.
+public struct TLSSessionInfo: Sendable {
+    /// `TLSv1.2` or `TLSv1.3`.
+    public var version: String
+    /// The OpenSSL cipher suite name.
+    public var cipher: String
+    /// The ALPN protocol selected by the server, nil when none.
+    public var alpn: String?
+    /// The served chain, leaf first.
+    public var servedChain: [Certificate]
+}

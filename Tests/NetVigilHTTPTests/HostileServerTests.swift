@@ -1,0 +1,104 @@
+import Foundation
+import XCTest
+@testable import NetVigilHTTP
+
+/// Malformed and hostile responses each give a typed error, no crash, no hang beyond the timeout.
+final class HostileServerTests: ProbeTestCase {
+    private var server: HostileServer?
+
+    override func tearDown() {
+        server?.stop()
+        server = nil
+    }
+
+    private func probeHostile(timeout: TimeInterval = 3, maxBodyBytes: Int = 10 * 1024 * 1024, readRequest: Bool = true,
+                              https: Bool = false, _ behaviour: @escaping @Sendable (Int32) -> Void) async throws -> ProbeResult {
+        let server = try HostileServer(readRequest: readRequest, behaviour: behaviour)
+        self.server = server
+        let start = Date()
+        let result = try await probe("\(https ? "https" : "http")://127.0.0.1:\(server.port)/",
+                                     configuration: configuration(timeout: timeout, maxBodyBytes: maxBodyBytes))
+        XCTAssertLessThan(Date().timeIntervalSince(start), timeout + 1, "the probe must end by its timeout")
+        return result
+    }
+
+    func testGarbageStatusLine() async throws {
+        let result = try await probeHostile { HostileServer.send($0, "SMTP READY\r\nfoo\r\n\r\n") }
+        XCTAssertEqual(result.error?.kind, .httpProtocol, "\(String(describing: result.error))")
+    }
+
+    func testHTTP09Reply() async throws {
+        let result = try await probeHostile { HostileServer.send($0, "<html>hello</html>\n") }
+        XCTAssertEqual(result.error?.kind, .httpProtocol, "\(String(describing: result.error))")
+    }
+
+    func testHugeHeaderBlock() async throws {
+        let result = try await probeHostile { fd in
+            HostileServer.send(fd, "HTTP/1.1 200 OK\r\nX-Big: " + String(repeating: "a", count: 100 * 1024) + "\r\nContent-Length: 0\r\n\r\n")
+        }
+        XCTAssertEqual(result.error?.kind, .httpProtocol, "\(String(describing: result.error))")
+    }
+
+    func testBadChunkSize() async throws {
+        let result = try await probeHostile { HostileServer.send($0, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n") }
+        XCTAssertEqual(result.error?.kind, .httpProtocol, "\(String(describing: result.error))")
+    }
+
+    func testContentLengthLongerThanBody() async throws {
+        let result = try await probeHostile { HostileServer.send($0, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort") }
+        XCTAssertEqual(result.error?.kind, .httpProtocol, "\(String(describing: result.error))")
+    }
+
+    func testBodyOverTheLimitWhileStreaming() async throws {
+        let result = try await probeHostile(maxBodyBytes: 64 * 1024) { fd in
+            HostileServer.send(fd, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let chunk = "4000\r\n" + String(repeating: "x", count: 0x4000) + "\r\n"
+            for _ in 0..<64 { HostileServer.send(fd, chunk) }
+        }
+        XCTAssertEqual(result.error?.kind, .bodyTooLarge, "\(String(describing: result.error))")
+        let declared = try await probeHostile(maxBodyBytes: 1024) { HostileServer.send($0, "HTTP/1.1 200 OK\r\nContent-Length: 5000000\r\n\r\n") }
+        XCTAssertEqual(declared.error?.kind, .bodyTooLarge)
+    }
+
+    func testNeverAnswersTimesOutInProcessing() async throws {
+        let result = try await probeHostile(timeout: 1) { _ in sleep(3) }
+        XCTAssertEqual(result.error?.kind, .timeout)
+        XCTAssertEqual(result.error?.phase, "processing")
+    }
+
+    func testSlowlorisTimesOutInTransfer() async throws {
+        let result = try await probeHostile(timeout: 1.5) { fd in
+            HostileServer.send(fd, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n")
+            for _ in 0..<4 { HostileServer.send(fd, "x"); sleep(1) }
+        }
+        XCTAssertEqual(result.error?.kind, .timeout)
+        XCTAssertEqual(result.error?.phase, "transfer")
+    }
+
+    func testPlainHTTPOnTheTLSPort() async throws {
+        let result = try await probeHostile(readRequest: false, https: true) { fd in
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            _ = read(fd, &buffer, buffer.count)  // the ClientHello, answered like a plain HTTP server would
+            HostileServer.send(fd, "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        }
+        XCTAssertEqual(result.error?.kind, .tlsHandshake, "\(String(describing: result.error))")
+    }
+
+    func testCloseDuringHandshake() async throws {
+        let result = try await probeHostile(readRequest: false, https: true) { fd in
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            _ = read(fd, &buffer, buffer.count)  // the ClientHello, then hang up
+        }
+        XCTAssertEqual(result.error?.kind, .tlsHandshake, "\(String(describing: result.error))")
+    }
+
+    func testTLSAlertMidHandshake() async throws {
+        let result = try await probeHostile(readRequest: false, https: true) { fd in
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            _ = read(fd, &buffer, buffer.count)
+            HostileServer.send(fd, [0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28])  // fatal handshake_failure
+        }
+        XCTAssertEqual(result.error?.kind, .tlsHandshake)
+        XCTAssertEqual(result.error?.alert, "handshake failure", "\(String(describing: result.error))")
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// A small blocking TCP server on 127.0.0.1 that answers every connection with a scripted behaviour,
+/// on its own thread. For malformed and hostile responses.
+final class HostileServer: @unchecked Sendable {
+    let port: Int
+    private let listener: Int32
+    private let lock = NSLock()
+    private var stopped = false
+    private var clients: [Int32] = []
+
+    /// - Parameter behaviour: called with the connected socket after the request head was read (or at once when
+    ///   `readRequest` is false); the socket is closed afterwards.
+    init(readRequest: Bool = true, behaviour: @escaping @Sendable (Int32) -> Void) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        guard bound == 0, listen(fd, 16) == 0 else { close(fd); throw TestSetupError("hostile server cannot listen") }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        listener = fd
+        let listener = fd
+        Thread.detachNewThread { [self] in
+            while true {
+                let client = accept(listener, nil, nil)
+                if client < 0 { return }
+                lock.lock()
+                if stopped { lock.unlock(); close(client); return }
+                clients.append(client)
+                lock.unlock()
+                Thread.detachNewThread {
+                    if readRequest { Self.readHead(client) }
+                    behaviour(client)
+                    self.finish(client)
+                }
+            }
+        }
+    }
+
+    /// Reads until the end of the request head (or EOF).
+    static func readHead(_ fd: Int32) {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !received.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { return }
+            received += buffer[0..<count]
+        }
+    }
+
+    /// Writes all of `text`.
+    static func send(_ fd: Int32, _ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if count <= 0 { return }
+            offset += count
+        }
+    }
+
+    static func send(_ fd: Int32, _ text: String) { send(fd, Array(text.utf8)) }
+
+    private func finish(_ client: Int32) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let index = clients.firstIndex(of: client) else { return }  // stop() already shut it down
+        clients.remove(at: index)
+        shutdown(client, Int32(SHUT_RDWR))
+        close(client)
+    }
+
+    func stop() {
+        lock.lock()
+        let wasStopped = stopped
+        stopped = true
+        let open = clients
+        clients = []
+        lock.unlock()
+        guard !wasStopped else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        for client in open { shutdown(client, Int32(SHUT_RDWR)) }
+    }
+
+    deinit { stop() }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Runs a program to completion; throws with its stderr when it fails.
+@discardableResult
+func run(_ executable: String, _ arguments: [String], cwd: String? = nil) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    let errors = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw TestSetupError("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
+            + String(decoding: errors, as: UTF8.self))
+    }
+    return String(decoding: output, as: UTF8.self)
+}
+
+/// A test fixture could not be set up.
+struct TestSetupError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A TCP port on 127.0.0.1 that was free a moment ago.
+func freePort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Waits until something accepts TCP connections on 127.0.0.1:`port`.
+func waitForPort(_ port: Int, timeout: TimeInterval = 10) throws {
+    let end = Date().addingTimeInterval(timeout)
+    while Date() < end {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        close(fd)
+        if status == 0 { return }
+        usleep(20_000)
+    }
+    throw TestSetupError("nothing listens on 127.0.0.1:\(port) after \(timeout) s")
+}
+
+/// Ends a child process: SIGTERM, then SIGKILL after 2 s; polls instead of `waitUntilExit` (which can hang
+/// inside async tests on Linux).
+func terminate(_ process: Process) {
+    guard process.isRunning else { return }
+    let pid = process.processIdentifier
+    kill(pid, SIGTERM)
+    for attempt in 0..<400 {
+        if !process.isRunning { return }
+        if attempt == 200 { kill(pid, SIGKILL) }
+        usleep(10_000)
+    }
+}
