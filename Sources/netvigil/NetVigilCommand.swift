@@ -14,6 +14,7 @@ struct NetVigilCommand: AsyncParsableCommand {
             CheckConfigCommand.self,
             ExportCommand.self,
             ReachabilityCommand.self,
+            ProbeCommand.self,
             PinCommand.self,
             TrustCommand.self,
             VersionCommand.self,

@@ -1,20 +1,25 @@
 import ArgumentParser
 import Foundation
+import NetVigilHTTP
 import NetVigilTrust
 
-/// `netvigil pin FILE...`: the SPKI pins of certificate files.
+/// `netvigil pin FILE...|https://HOST[:PORT]`: the SPKI pins of certificate files or of the chain a server serves.
 struct PinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pin",
         abstract: "Print subject, issuer, expiry, SPKI pin (sha256/...) and SHA-256 of certificate files.",
         discussion: """
             FILE is DER, PEM or a PEM bundle (every certificate is listed), or a directory of .pem/.crt/.cer/.der \
-            files. The pin is base64(SHA-256(DER SubjectPublicKeyInfo)) as used by `pins:` in policies. \
+            files; https://HOST[:PORT] connects and lists the served chain (also when it is not trusted; \
+            --ca adds anchors for the verdict shown). The pin is base64(SHA-256(DER SubjectPublicKeyInfo)) as used by `pins:` in policies. \
             Exit codes: 66 missing or unreadable file, 65 not a certificate.
             """)
 
-    @Argument(help: "Certificate files or directories.")
+    @Argument(help: "Certificate files or directories, or https://HOST[:PORT].")
     var files: [String]
+
+    @Option(name: .long, help: "Extra trust anchors for https:// targets (repeatable).")
+    var ca: [String] = []
 
     @Flag(name: .long, help: "Print a JSON array instead of text.")
     var json = false
@@ -50,7 +55,9 @@ struct PinCommand: AsyncParsableCommand {
             var entries: [Entry] = []
             var perFile: [(String, [Certificate])] = []
             for file in files {
-                let certificates = try TrustOutput.loadCertificates(file, option: nil)
+                let certificates = file.lowercased().hasPrefix("https://")
+                    ? try await Self.servedChain(file, ca: ca)
+                    : try TrustOutput.loadCertificates(file, option: nil)
                 perFile.append((file, certificates))
                 entries += certificates.enumerated().map { Entry(file: file, index: $0.offset, certificate: CertificateSummary($0.element)) }
             }
@@ -66,5 +73,28 @@ struct PinCommand: AsyncParsableCommand {
             }
             print(blocks.joined(separator: "\n"))
         }
+    }
+
+    /// Connects to `url` and returns the served chain, trusted or not (exit 1 when no chain arrives).
+    static func servedChain(_ url: String, ca: [String]) async throws -> [Certificate] {
+        let request: ProbeRequest
+        do {
+            request = try RequestSerializer().request(method: .HEAD, url: url)
+        } catch {
+            throw CLIFailure(.usage, "\(error)")
+        }
+        let store = try TrustPolicyOptions.trustStore(systemRoots: true, ca: ca)
+        let result = await HTTPProber().probe(request, configuration: ProbeConfiguration(trustStore: store, timeout: 10, maxRedirects: 0))
+        guard !result.servedChain.isEmpty else {
+            throw CLIFailure(.failure, "\(url): no certificate chain: \(result.error?.description ?? "not TLS")")
+        }
+        if let verdict = result.trustVerdict, verdict != "trusted" {
+            printError("\(url): chain is \(verdict) (pins listed anyway)")
+        }
+        return try result.servedChain.map { try Certificate(der: Data(base64Encoded: Self.base64(of: $0.pem)) ?? Data()) }
+    }
+
+    private static func base64(of pem: String) -> String {
+        pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
     }
 }

@@ -1,0 +1,194 @@
+import ArgumentParser
+import Foundation
+import NIOHTTP1
+import NetVigilAgent
+import NetVigilHTTP
+import NetVigilTrust
+
+/// `netvigil probe URL`: one probe through the full request stack, as the daemon runs it.
+struct ProbeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Probe one URL: resolve, connect, TLS with trust evaluation, request, response checks, phase timings.",
+        discussion: """
+            The request is only sent after the served chain is trusted under the policy flags (as in \
+            `netvigil trust evaluate`). DURATION: 500ms, 10s, 5m, 72h, 30d. --expect-json takes 'PATH == VALUE' \
+            with PATH like $.a.b[0] and VALUE JSON (or a bare string). Exit codes: 0 ok, 1 failed, 64 usage.
+            """)
+
+    @Argument(help: "http:// or https:// URL.")
+    var url: String
+
+    @Option(name: .long, help: "GET, HEAD, POST, PUT, PATCH or DELETE.")
+    var method = "GET"
+
+    @Option(name: .long, help: "A request header \"Name: value\" (repeatable; values are never printed).")
+    var header: [String] = []
+
+    @Option(name: .long, help: "A query parameter k=v (repeatable).")
+    var query: [String] = []
+
+    @Option(name: .long, help: "A form parameter k=v (repeatable): the query for GET/HEAD/DELETE, else the body.")
+    var form: [String] = []
+
+    @Option(name: .long, help: "A JSON body, or @FILE.")
+    var jsonBody: String?
+
+    @Option(name: .long, help: "USER:PASS for HTTP basic authentication.")
+    var basicAuth: String?
+
+    @Option(name: .long, help: "Whole-probe timeout (DURATION, default 10s).")
+    var timeout = "10s"
+
+    @Option(name: .long, help: "Acceptable statuses, e.g. 200-299 or 200,204 (default 200-299).")
+    var expectStatus: String?
+
+    @Option(name: .long, help: "An acceptable content type (repeatable).")
+    var expectContentType: [String] = []
+
+    @Option(name: .long, help: "'PATH == VALUE' on the JSON body (repeatable).")
+    var expectJson: [String] = []
+
+    @Option(name: .long, help: "Text the body must contain (repeatable).")
+    var expectBodyContains: [String] = []
+
+    @Option(name: .long, help: "A regular expression the body must match (repeatable).")
+    var expectBodyMatches: [String] = []
+
+    @Option(name: .long, help: "Longest acceptable total time (DURATION).")
+    var maxResponseTime: String?
+
+    @Option(name: .long, help: "Least remaining validity of the leaf certificate (DURATION, e.g. 72h).")
+    var minCertValidity: String?
+
+    @Flag(name: .long, help: "Do not follow redirects.")
+    var noFollowRedirects = false
+
+    @Flag(name: .customLong("ip4"), help: "IPv4 only.")
+    var ip4 = false
+
+    @Flag(name: .customLong("ip6"), help: "IPv6 only.")
+    var ip6 = false
+
+    @OptionGroup var policyOptions: TrustPolicyOptions
+
+    @Flag(name: .long, help: "Print the ProbeResult as JSON.")
+    var json = false
+
+    func run() async throws {
+        try await withCLIFailureHandling {
+            let (request, configuration) = try build()
+            let result = await HTTPProber().probe(request, configuration: configuration)
+            if json {
+                print(try TrustOutput.json(result), terminator: "")
+            } else {
+                print(ProbeOutput.render(result, color: isatty(STDOUT_FILENO) == 1))
+            }
+            if !result.isOK { throw ExitCode(CLIFailure.Code.failure.rawValue) }
+        }
+    }
+
+    private func build() throws -> (ProbeRequest, ProbeConfiguration) {
+        let httpMethod = HTTPMethod(rawValue: method.uppercased())
+        guard ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"].contains(method.uppercased()) else {
+            throw CLIFailure(.usage, "--method: \(method) is not GET, HEAD, POST, PUT, PATCH or DELETE")
+        }
+        if ip4 && ip6 { throw CLIFailure(.usage, "--ip4 and --ip6 exclude each other") }
+        var headers: [(name: String, value: String)] = []
+        for text in header {
+            guard let colon = text.firstIndex(of: ":") else { throw CLIFailure(.usage, "--header: want \"Name: value\"") }
+            headers.append((String(text[..<colon]).trimmingCharacters(in: .whitespaces),
+                            String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+        }
+        if let basicAuth {
+            guard let colon = basicAuth.firstIndex(of: ":") else { throw CLIFailure(.usage, "--basic-auth: want USER:PASS") }
+            headers.append(("Authorization", RequestSerializer.basicAuthorization(
+                user: String(basicAuth[..<colon]), password: String(basicAuth[basicAuth.index(after: colon)...]))))
+        }
+        var body: String? = nil
+        if let jsonBody {
+            if jsonBody.hasPrefix("@") {
+                let path = String(jsonBody.dropFirst())
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw CLIFailure(.noInput, "--json-body: cannot read \(path)")
+                }
+                body = String(decoding: data, as: UTF8.self)
+            } else {
+                body = jsonBody
+            }
+        }
+        var target = url
+        if !query.isEmpty {
+            let encoded = QueryString.encode(try Self.pairs(query, option: "--query"))
+            target += (url.contains("?") ? "&" : "?") + encoded
+        }
+        let request: ProbeRequest
+        do {
+            request = try RequestSerializer(version: NetVigilVersion.current).request(
+                method: httpMethod, url: target, parameters: try Self.pairs(form, option: "--form"), headers: headers, jsonBody: body)
+        } catch {
+            throw CLIFailure(.usage, "\(error)")
+        }
+
+        guard let timeoutSeconds = ProbeDuration.parse(timeout), timeoutSeconds > 0 else {
+            throw CLIFailure(.usage, "--timeout: cannot parse \"\(timeout)\"")
+        }
+        var serializer = expectJson.isEmpty ? ResponseSerializer.http : ResponseSerializer.json
+        if expectJson.isEmpty == false, expectContentType.isEmpty { serializer.acceptableContentTypes = ResponseSerializer.json.acceptableContentTypes }
+        if !expectContentType.isEmpty { serializer.acceptableContentTypes = Set(expectContentType.map { $0.lowercased() }) }
+        if let expectStatus { serializer.acceptableStatusCodes = try Self.statuses(expectStatus) }
+        var expectations = ProbeExpectations(bodyContains: expectBodyContains, bodyMatches: expectBodyMatches)
+        for text in expectJson {
+            do { expectations.jsonPaths.append(try JSONPathExpectation(parsing: text)) } catch {
+                throw CLIFailure(.usage, "--expect-json: \(error)")
+            }
+        }
+        for pattern in expectBodyMatches where (try? NSRegularExpression(pattern: pattern)) == nil {
+            throw CLIFailure(.usage, "--expect-body-matches: invalid regular expression \"\(pattern)\"")
+        }
+        if let maxResponseTime {
+            guard let value = ProbeDuration.parse(maxResponseTime) else { throw CLIFailure(.usage, "--max-response-time: cannot parse \"\(maxResponseTime)\"") }
+            expectations.maxResponseTime = value
+        }
+        if let minCertValidity {
+            guard let value = ProbeDuration.parse(minCertValidity) else { throw CLIFailure(.usage, "--min-cert-validity: cannot parse \"\(minCertValidity)\"") }
+            expectations.minCertificateValidity = value
+        }
+        let policy = try policyOptions.policy()
+        if !json { for warning in policy.warnings { printError("warning: \(warning)") } }
+        let configuration = ProbeConfiguration(
+            trustStore: try policyOptions.trustStore(), policies: try PolicySet(default: policy, entries: []),
+            timeout: timeoutSeconds, connectTimeout: min(5, timeoutSeconds), maxRedirects: noFollowRedirects ? 0 : 10,
+            addressFamily: ip4 ? .ipv4 : (ip6 ? .ipv6 : .any), responseSerializer: serializer, expectations: expectations)
+        return (request, configuration)
+    }
+
+    static func pairs(_ items: [String], option: String) throws -> [String: RequestParameter] {
+        var result: [String: RequestParameter] = [:]
+        for item in items {
+            guard let equals = item.firstIndex(of: "=") else { throw CLIFailure(.usage, "\(option): want k=v, got \"\(item)\"") }
+            let key = String(item[..<equals]), value = RequestParameter.string(String(item[item.index(after: equals)...]))
+            switch result[key] {
+            case nil: result[key] = value
+            case .array(let values)?: result[key] = .array(values + [value])
+            case let existing?: result[key] = .array([existing, value])
+            }
+        }
+        return result
+    }
+
+    static func statuses(_ text: String) throws -> Set<Int> {
+        var result: Set<Int> = []
+        for part in text.split(separator: ",") {
+            let bounds = part.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            if bounds.count == 1, let code = bounds[0], (100...599).contains(code) {
+                result.insert(code)
+            } else if bounds.count == 2, let low = bounds[0], let high = bounds[1], 100 <= low, low <= high, high <= 599 {
+                result.formUnion(low...high)
+            } else {
+                throw CLIFailure(.usage, "--expect-status: cannot parse \"\(text)\" (want 200-299 or 200,204)")
+            }
+        }
+        return result
+    }
+}

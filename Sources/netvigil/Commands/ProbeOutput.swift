@@ -1,0 +1,47 @@
+import Foundation
+import NetVigilHTTP
+
+/// The human summary of `netvigil probe`.
+enum ProbeOutput {
+    static func render(_ result: ProbeResult, color: Bool) -> String {
+        var lines: [String] = []
+        if let error = result.error {
+            lines.append("FAILED \(error.kind.rawValue): \(error.message)")
+        } else {
+            lines.append("OK \(result.status.map(String.init) ?? "")")
+        }
+        lines.append("url: \(result.url)" + (result.finalURL != result.url ? "  →  \(result.finalURL)" : ""))
+        if let status = result.status {
+            lines.append("http: \(result.httpVersion ?? "?") \(status)  type: \(result.contentType ?? "-")  length: \(result.contentLength ?? 0)"
+                         + "  redirects: \(result.redirects.count)  address: \(result.resolvedAddress ?? "-")")
+        }
+        let phases: [(String, Double?)] = [("resolve", result.timings.resolve), ("connect", result.timings.connect),
+                                           ("tls", result.timings.tls), ("processing", result.timings.processing),
+                                           ("transfer", result.timings.transfer), ("total", result.timings.total)]
+        let total = max(result.timings.total ?? 1, 0.001)
+        for (name, value) in phases {
+            guard let value else { continue }
+            var line = name.padding(toLength: 11, withPad: " ", startingAt: 0) + String(format: "%9.3f ms", value)
+            if color && name != "total" {
+                line += "  " + String(repeating: "█", count: max(1, Int((value / total * 40).rounded())))
+            }
+            lines.append(line)
+        }
+        if let tls = result.tls {
+            lines.append("tls: \(tls.version)  cipher: \(tls.cipher)  alpn: \(tls.alpn ?? "-")")
+        }
+        if let verdict = result.trustVerdict {
+            lines.append("trust: \(verdict)  pins: \(result.pinVerdict ?? "-")")
+        }
+        if !result.servedChain.isEmpty {
+            lines.append("served chain:")
+            for (index, certificate) in result.servedChain.enumerated() {
+                let days = Int(certificate.notAfter.timeIntervalSinceNow / 86_400)
+                lines.append("  [\(index)] \(certificate.subject)  (\(days) days left)")
+                lines.append("      pin: \(certificate.spkiPin)")
+            }
+        }
+        for failure in result.expectationFailures { lines.append("expectation failed: \(failure)") }
+        return lines.joined(separator: "\n")
+    }
+}

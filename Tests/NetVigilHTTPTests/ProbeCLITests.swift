@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+
+/// `netvigil probe` and `netvigil pin https://...` against loopback nginx.
+final class ProbeCLITests: XCTestCase {
+    private var nginx: NginxServer!
+    private var pki: TestPKI { .shared }
+
+    override func setUpWithError() throws {
+        nginx = try NginxServer()
+    }
+
+    override func tearDown() {
+        nginx?.stop()
+        nginx = nil
+    }
+
+    private var binary: String {
+        let candidates = [Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL,
+                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+                          URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug")]
+        for directory in candidates {
+            let path = directory.appendingPathComponent("netvigil").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return candidates[0].appendingPathComponent("netvigil").path
+    }
+
+    private func netvigil(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        while process.isRunning { usleep(5_000) }
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    }
+
+    func testProbeJSONOutputAndExitCodes() throws {
+        let ok = try netvigil(["probe", "https://localhost:\(nginx.tls12Port)/json", "--ca", pki.path("ca.crt"), "--no-system-roots",
+                               "--expect-json", "$.status == UP", "--min-cert-validity", "72h", "--json"])
+        XCTAssertEqual(ok.status, 0, ok.stderr + ok.stdout)
+        let object = try JSONSerialization.jsonObject(with: Data(ok.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(object?["outcome"] as? String, "ok")
+        XCTAssertEqual(object?["status"] as? Int, 200)
+        XCTAssertEqual((object?["tls"] as? [String: Any])?["version"] as? String, "TLSv1.2")
+        XCTAssertNotNil((object?["timings"] as? [String: Any])?["total"])
+
+        let failed = try netvigil(["probe", "https://localhost:\(nginx.tls12Port)/json", "--ca", pki.path("other.crt"),
+                                   "--no-system-roots", "--json"])
+        XCTAssertEqual(failed.status, 1)
+        let failure = try JSONSerialization.jsonObject(with: Data(failed.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual((failure?["error"] as? [String: Any])?["kind"] as? String, "trust")
+
+        let usage = try netvigil(["probe", "https://localhost:\(nginx.tls12Port)/", "--timeout", "soon"])
+        XCTAssertEqual(usage.status, 64)
+        XCTAssertEqual(usage.stderr.split(separator: "\n").count, 1, usage.stderr)
+        let badJSON = try netvigil(["probe", "https://localhost:\(nginx.tls12Port)/", "--method", "POST", "--json-body", "{x"])
+        XCTAssertEqual(badJSON.status, 64)
+    }
+
+    func testHumanOutputNeverPrintsHeaderValues() throws {
+        let result = try netvigil(["probe", "http://127.0.0.1:\(nginx.plainPort)/text", "--header", "X-Secret: hunter2",
+                                   "--basic-auth", "user:hunter3"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("OK 200"), result.stdout)
+        XCTAssertFalse((result.stdout + result.stderr).contains("hunter"))
+    }
+
+    func testPinPrintsTheServedChainEvenWhenUntrusted() throws {
+        let result = try netvigil(["pin", "https://localhost:\(nginx.tls13Port)"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let leafPin = try NetVigilHTTPTests.run("/bin/sh", ["-c", "openssl x509 -in '\(pki.path("ca-leaf.crt"))' -pubkey -noout | openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary | base64"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(result.stdout.contains("sha256/" + leafPin), result.stdout)
+        XCTAssertTrue(result.stderr.contains("untrusted"), result.stderr)
+        let refused = try netvigil(["pin", "https://127.0.0.1:\(freePort())"])
+        XCTAssertEqual(refused.status, 1)
+    }
+}
