@@ -7,12 +7,12 @@ final class RecordingTLSServer {
     private let process = Process()
     private let input = Pipe()
 
-    init(certificate: String, key: String) throws {
+    init(certificate: String, key: String, extraArguments: [String] = []) throws {
         outputPath = NSTemporaryDirectory() + "netvigil-sserver-\(UUID().uuidString).out"
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key,
-                             "-quiet"]
+                             "-quiet"] + extraArguments
         process.standardInput = input  // kept open: s_server stops at EOF on stdin
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
         process.standardError = FileHandle.nullDevice
