@@ -30,6 +30,13 @@ public struct ProbeResult: Sendable, Codable {
         public var status: Int
         /// The Location it pointed to (resolved).
         public var location: String
+
+        /// Makes a hop.
+        public init(url: String, status: Int, location: String) {
+            self.url = url
+            self.status = status
+            self.location = location
+        }
     }
 
     /// The negotiated TLS parameters.
@@ -37,6 +44,13 @@ public struct ProbeResult: Sendable, Codable {
         public var version: String
         public var cipher: String
         public var alpn: String?
+
+        /// Makes TLS parameters.
+        public init(version: String, cipher: String, alpn: String?) {
+            self.version = version
+            self.cipher = cipher
+            self.alpn = alpn
+        }
     }
 
     /// A certificate as results show it.
