@@ -307,7 +307,10 @@ final class ReachabilityWatcher: @unchecked Sendable {
         mirror = fresh
     }
 
-    private func redumpRoutes(family: IPAddress.Family, requests: NetlinkSocket) throws(ReachabilityError) {
+    /// Replaces the mirror's routes of `family` with a dump; returns true when some route had disappeared
+    /// without a notification.
+    @discardableResult
+    private func redumpRoutes(family: IPAddress.Family, requests: NetlinkSocket) throws(ReachabilityError) -> Bool {
         var routes: [RouteInfo] = []
         try requests.dump(type: RTNL.getRoute, family: family.rawValue) { message in
             if cnl_nlmsg_type(message) == RTNL.newRoute, let route = NetlinkMirror.route(from: message),
@@ -315,8 +318,11 @@ final class ReachabilityWatcher: @unchecked Sendable {
                 routes.append(route)
             }
         }
+        let fresh = Set(routes.map(\.key))
+        let vanished = mirror.routeTable.keys.contains { $0.family == family && !fresh.contains($0) }
         mirror.removeRoutes(family: family)
         for route in routes { mirror.routeTable[route.key] = route }
+        return vanished
     }
 
     /// Applies queued commands; returns true when evaluations must be recomputed.
@@ -449,6 +455,11 @@ final class ReachabilityWatcher: @unchecked Sendable {
             if changed.count >= flushAt {
                 output.yield(.evaluations(changed))
                 changed = []
+                if flushAt == 1 {
+                    // The first evaluation is out: on a busy host let its consumer (just woken) run before
+                    // this thread computes the rest.
+                    sched_yield()
+                }
                 flushAt *= 2
             }
         }
@@ -545,8 +556,14 @@ final class ReachabilityWatcher: @unchecked Sendable {
                 // The kernel flushes IPv4 routes of a link going down or losing its last address without
                 // RTM_DELROUTE notifications: refresh them from a dump (the lookups above did not need the
                 // mirror's routes; `default` does).
-                try redumpRoutes(family: .ipv4, requests: requests)
+                let flushed = try redumpRoutes(family: .ipv4, requests: requests)
                 redumpOwed = false
+                if flushed {
+                    // The kernel flushes right after sending the notifications we woke on, so the lookups
+                    // above may predate it: look every target up again (only changes are published).
+                    lookups = [RouteLookup?](repeating: nil, count: addresses.count)
+                    rest = first + rest
+                }
             }
             if order.contains(.default), let evaluation = evaluate(.default) { publish(evaluation) }
             complete = try lookUpInChunks(rest)

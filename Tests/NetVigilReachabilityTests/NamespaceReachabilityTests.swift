@@ -246,8 +246,8 @@ final class NamespaceReachabilityTests: XCTestCase {
             $0.flags.contains(.connectionRequired)
         }
         XCTAssertEqual(lost.status, .notReachable)
-        let rerouted = try await awaitEvaluation(monitor, viaVb, "198.51.100.7 via the default route") {
-            $0.interface == "va"
+        let rerouted = try await awaitCurrent(monitor, viaVb, "198.51.100.7 via the default route") {
+            $0.interface == "va" && $0.flags.contains(.connectionRequired)
         }
         XCTAssertEqual(rerouted.flags, [.connectionRequired])
         try await assertMirrorMatchesKernelIPv4(monitor, ns, "after vb down")
@@ -262,12 +262,29 @@ final class NamespaceReachabilityTests: XCTestCase {
 
         // Removing vb's address silently flushes routes using it; the connected route goes with it.
         try ns.ip("route", "add", "198.51.100.0/24", "via", "10.88.0.1", "dev", "vb")
-        _ = try await awaitEvaluation(monitor, viaVb, "198.51.100.7 via vb again") { $0.interface == "vb" }
+        _ = try await awaitCurrent(monitor, viaVb, "198.51.100.7 via vb again") { $0.interface == "vb" }
         try ns.ip("addr", "del", "10.88.0.2/24", "dev", "vb")
-        _ = try await awaitEvaluation(monitor, viaVb, "198.51.100.7 via va after address removal") {
+        _ = try await awaitCurrent(monitor, viaVb, "198.51.100.7 via va after address removal") {
             $0.interface == "va" && $0.status == .reachableViaWiFi
         }
         try await assertMirrorMatchesKernelIPv4(monitor, ns, "after address removal")
+    }
+
+    /// Polls `current(target)` until it satisfies `predicate` (for changes of detail such as the interface,
+    /// which `changes(for:)` does not yield when status and flags stay the same), failing after 5 s.
+    private func awaitCurrent(
+        _ monitor: ReachabilityMonitor, _ target: ReachabilityTarget, _ what: String,
+        where predicate: (ReachabilityEvaluation) -> Bool
+    ) async throws -> ReachabilityEvaluation {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            if let evaluation = await monitor.current(target), predicate(evaluation) { return evaluation }
+            if ContinuousClock.now >= deadline {
+                let last = await monitor.current(target).map { "\($0.status) \($0.interface ?? "-") flags=\($0.flags)" }
+                throw TimeoutError(description: "timed out waiting for \(target): \(what) (last: \(last ?? "none"))")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     /// Polls the monitor's mirror until its IPv4 routes (all tables, with the linkdown flag) equal the
