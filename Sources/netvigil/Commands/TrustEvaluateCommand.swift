@@ -15,39 +15,13 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
             Exit codes: 0 trusted, 1 untrusted, 64 usage or policy error, 65 not a certificate, 66 missing file.
             """)
 
-    enum PinningOption: String, ExpressibleByArgument, CaseIterable {
-        case none, certificate, publicKey
-    }
-
     @Option(name: .long, help: "The served chain (PEM bundle or DER), leaf first.")
     var chain: String
 
     @Option(name: .long, help: "Host name or IP address to check the leaf against.")
     var host: String
 
-    @Option(name: .long, help: "Extra trust anchors: CA file, bundle or directory (repeatable).")
-    var ca: [String] = []
-
-    @Flag(name: .long, help: "Do not trust the system roots (OpenSSL default paths).")
-    var noSystemRoots = false
-
-    @Option(name: .long, help: "Pinning mode: none, certificate or publicKey.")
-    var pinning: PinningOption?
-
-    @Option(name: .long, help: "A public-key pin sha256/BASE64 or pin-sha256=\"BASE64\" (repeatable).")
-    var pin: [String] = []
-
-    @Option(name: .long, help: "A pinned certificate file or directory (repeatable).")
-    var pinCert: [String] = []
-
-    @Flag(name: .long, help: "Accept chains that do not validate (needs enforcing pins when the domain is validated).")
-    var allowInvalidCertificates = false
-
-    @Flag(name: .long, help: "Do not check the host name.")
-    var noValidateDomainName = false
-
-    @Flag(name: .long, help: "Report pin mismatches without failing.")
-    var reportOnly = false
+    @OptionGroup var policyOptions: TrustPolicyOptions
 
     @Option(name: .long, help: "Pins are ignored from TIME on.")
     var pinsExpire: String?
@@ -74,45 +48,8 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
                 return date
             }
             let served = try TrustOutput.loadCertificates(chain, option: "--chain")
-            var pinned: [Certificate] = []
-            for path in pinCert {
-                pinned += try TrustOutput.loadCertificates(path, option: "--pin-cert")
-            }
-            var pins: [SPKIPin] = []
-            for text in pin {
-                do {
-                    pins.append(try SPKIPin(parsing: text))
-                } catch {
-                    throw CLIFailure(.usage, "--pin: \(error)")
-                }
-            }
-            let mode: SecurityPolicy.PinningMode
-            switch pinning {
-            case .none?: mode = .none
-            case .certificate?: mode = .certificate
-            case .publicKey?: mode = .publicKey
-            case nil: mode = pins.isEmpty && pinned.isEmpty ? .none : .publicKey
-            }
-            let policy: SecurityPolicy
-            do {
-                policy = try SecurityPolicy(pinning: mode, allowInvalidCertificates: allowInvalidCertificates,
-                                            validatesDomainName: !noValidateDomainName, pinnedCertificates: pinned,
-                                            pins: pins, reportOnly: reportOnly, pinsExpire: expiry)
-            } catch {
-                throw CLIFailure(.usage, "policy: \(error)")
-            }
-            for path in ca where !FileManager.default.fileExists(atPath: path) {
-                throw CLIFailure(.noInput, "--ca: \(path): no such file or directory")
-            }
-            let store: TrustStore
-            do {
-                store = try TrustStore(systemRoots: !noSystemRoots, caPaths: ca)
-            } catch {
-                if case .certificate(let certificateError)? = error as? TrustStoreError, case .unreadable = certificateError {
-                    throw CLIFailure(.noInput, "--ca: \(certificateError)")
-                }
-                throw CLIFailure(.dataError, "--ca: \(error)")
-            }
+            let policy = try policyOptions.policy(pinsExpire: expiry)
+            let store = try policyOptions.trustStore()
             let evaluator: ServerTrustEvaluator
             do {
                 evaluator = try ServerTrustEvaluator(policy: policy, trustStore: store)

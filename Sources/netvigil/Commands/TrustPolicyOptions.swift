@@ -33,7 +33,7 @@ struct TrustPolicyOptions: ParsableArguments {
     var reportOnly = false
 
     /// The policy the flags describe (usage errors exit 64, unreadable files 66/65).
-    func policy() throws -> SecurityPolicy {
+    func policy(pinsExpire: Date? = nil) throws -> SecurityPolicy {
         var pinned: [Certificate] = []
         for path in pinCert { pinned += try TrustOutput.loadCertificates(path, option: "--pin-cert") }
         var pins: [SPKIPin] = []
@@ -50,7 +50,7 @@ struct TrustPolicyOptions: ParsableArguments {
         do {
             return try SecurityPolicy(pinning: mode, allowInvalidCertificates: allowInvalidCertificates,
                                       validatesDomainName: !noValidateDomainName, pinnedCertificates: pinned,
-                                      pins: pins, reportOnly: reportOnly)
+                                      pins: pins, reportOnly: reportOnly, pinsExpire: pinsExpire)
         } catch {
             throw CLIFailure(.usage, "policy: \(error)")
         }
@@ -68,6 +68,9 @@ struct TrustPolicyOptions: ParsableArguments {
         do {
             return try TrustStore(systemRoots: systemRoots, caPaths: ca)
         } catch {
+            if case .certificate(let certificateError) = error, case .unreadable = certificateError {
+                throw CLIFailure(.noInput, "--ca: \(certificateError)")
+            }
             throw CLIFailure(.dataError, "--ca: \(error)")
         }
     }
