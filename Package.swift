@@ -120,6 +120,7 @@ let package = Package(
                 "NetVigilTrust",
                 "NetVigilHTTP",
                 "NetVigilReachability",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
