@@ -131,7 +131,7 @@ let package = Package(
         // MARK: Tests
         .target(name: "NetVigilTestSupport", path: "Tests/NetVigilTestSupport"),
         .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilStore", "NetVigilTestSupport"]),
-        .testTarget(name: "NetVigilTrustTests", dependencies: ["NetVigilTrust"]),
+        .testTarget(name: "NetVigilTrustTests", dependencies: ["NetVigilTrust", "NetVigilTestSupport"]),
         .testTarget(name: "NetVigilAgentTests", dependencies: ["NetVigilAgent"]),
         .testTarget(
             name: "NetVigilFeedTests",
@@ -141,7 +141,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NetVigilCLITests", dependencies: ["NetVigilStore", "NetVigilTestSupport"]),
-        .testTarget(name: "NetVigilHTTPTests", dependencies: ["NetVigilHTTP", "NetVigilTrust", "NetVigilAgent", "NetVigilStore"]),
+        .testTarget(name: "NetVigilHTTPTests", dependencies: ["NetVigilHTTP", "NetVigilTrust", "NetVigilAgent", "NetVigilStore", "NetVigilTestSupport"]),
         .testTarget(name: "NetVigilReachabilityTests", dependencies: ["NetVigilReachability", "CNetlink"]),
     ]
 )

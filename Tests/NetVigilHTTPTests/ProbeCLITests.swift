@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilTestSupport
 import XCTest
 
 /// `netvigil probe` and `netvigil pin https://...` against loopback nginx.
@@ -15,30 +16,8 @@ final class ProbeCLITests: XCTestCase {
         nginx = nil
     }
 
-    private var binary: String {
-        let candidates = [Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL,
-                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-                          URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug")]
-        for directory in candidates {
-            let path = directory.appendingPathComponent("netvigil").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return candidates[0].appendingPathComponent("netvigil").path
-    }
-
-    private func netvigil(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        while process.isRunning { usleep(5_000) }
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    private func netvigil(_ arguments: [String]) throws -> ProcessRunner.Result {
+        try ProcessRunner.run(arguments)
     }
 
     func testProbeJSONOutputAndExitCodes() throws {

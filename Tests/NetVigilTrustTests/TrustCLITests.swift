@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilTestSupport
 import XCTest
 @testable import NetVigilTrust
 
@@ -6,34 +7,11 @@ import XCTest
 final class TrustCLITests: XCTestCase {
     let pki = PKI.shared
 
-    static let binary: String = {
-        let candidates = [Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL,
-                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-            .map { $0.appendingPathComponent("netvigil").path }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
-    }()
-
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    func netvigil(_ arguments: [String]) throws -> Output {
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: Self.binary), "netvigil binary not built at \(Self.binary)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+    /// Runs the built binary through the shared runner (reads stdout and stderr concurrently, with a timeout).
+    func netvigil(_ arguments: [String]) throws -> ProcessRunner.Result {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: ProcessRunner.binary.path),
+                      "netvigil binary not built at \(ProcessRunner.binary.path)")
+        return try ProcessRunner.run(arguments)
     }
 
     func testPinPrintsPinsOfEveryCertificate() throws {

@@ -1,25 +1,15 @@
 import Foundation
+import NetVigilTestSupport
 
 /// Runs a program to completion; throws with its stderr when it fails.
 @discardableResult
 func run(_ executable: String, _ arguments: [String], cwd: String? = nil) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw TestSetupError("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
-            + String(decoding: errors, as: UTF8.self))
+    let result = try ProcessRunner.run(arguments, executable: URL(fileURLWithPath: executable),
+                                       currentDirectory: cwd.map { URL(fileURLWithPath: $0) })
+    guard result.status == 0 else {
+        throw TestSetupError("\(executable) \(arguments.joined(separator: " ")) exited \(result.status): " + result.stderr)
     }
-    return String(decoding: output, as: UTF8.self)
+    return result.stdout
 }
 
 /// A test fixture could not be set up.
@@ -29,17 +19,7 @@ struct TestSetupError: Error, CustomStringConvertible {
 }
 
 /// A TCP port on 127.0.0.1 that was free a moment ago.
-func freePort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
+func freePort() -> Int { ProcessRunner.freePort() }
 
 /// Waits until something accepts TCP connections on 127.0.0.1:`port`.
 func waitForPort(_ port: Int, timeout: TimeInterval = 10) throws {
