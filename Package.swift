@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: Store
@@ -41,7 +43,9 @@ let package = Package(
                 "NetVigilStore",
                 "NetVigilHTTP",
                 "NetVigilReachability",
+                "NetVigilTrust",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -54,6 +58,8 @@ let package = Package(
                 "NetVigilReachability",
                 "NetVigilStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -132,11 +138,14 @@ let package = Package(
         .target(name: "NetVigilTestSupport", path: "Tests/NetVigilTestSupport"),
         .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilStore", "NetVigilTestSupport"]),
         .testTarget(name: "NetVigilTrustTests", dependencies: ["NetVigilTrust", "NetVigilTestSupport"]),
-        .testTarget(name: "NetVigilAgentTests", dependencies: ["NetVigilAgent"]),
+        .testTarget(name: "NetVigilAgentTests", dependencies: ["NetVigilAgent", "NetVigilStore", "NetVigilTestSupport"]),
         .testTarget(
             name: "NetVigilFeedTests",
             dependencies: [
                 "NetVigilFeed",
+                "NetVigilAgent",
+                "NetVigilStore",
+                "NetVigilTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
