@@ -8,7 +8,7 @@ PREFIX ?= /usr/local
 # System libraries netvigil links against.
 APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config
 # Tools the tests drive: OpenSSL CLI, ip(8) for namespaces, nginx, a JSON Schema validator, curl.
-APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps
+APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus
 
 .PHONY: all deps test-deps build release run test bench clean
 
