@@ -7,9 +7,13 @@ public struct AgentConfiguration: Sendable {
     public var feed: FeedSection
     public var log: LogSection
     public var reachability: ReachabilitySection
+    public var scheduler: SchedulerSection
+    public var tlsPolicies: TLSPoliciesSection
+    public var targets: TargetsSection
 
     /// Top-level keys accepted in the document.
-    static let sectionKeys = [StorageSection.key, FeedSection.key, LogSection.key, ReachabilitySection.key]
+    static let sectionKeys = [StorageSection.key, FeedSection.key, LogSection.key, ReachabilitySection.key, SchedulerSection.key,
+                             TLSPoliciesSection.key, TargetsSection.key]
 
     /// The defaults (also what the embedded configuration yields).
     public init() {
@@ -17,6 +21,9 @@ public struct AgentConfiguration: Sendable {
         feed = FeedSection()
         log = LogSection()
         reachability = ReachabilitySection()
+        scheduler = SchedulerSection()
+        tlsPolicies = TLSPoliciesSection()
+        targets = TargetsSection()
     }
 
     /// Parses a YAML document; `file` is used in error messages.
@@ -34,6 +41,11 @@ public struct AgentConfiguration: Sendable {
         feed = try .read(from: root)
         log = try .read(from: root)
         reachability = try .read(from: root)
+        scheduler = try .read(from: root)
+        if let value = root[TLSPoliciesSection.key] { tlsPolicies = try TLSPoliciesSection(reading: value) }
+        if let value = root[TargetsSection.key] {
+            targets = try TargetsSection(reading: value, policies: tlsPolicies, sinkNames: [])
+        }
     }
 
     /// Loads and validates a configuration file.

@@ -1,0 +1,42 @@
+import Foundation
+import NetVigilHTTP
+import NetVigilReachability
+import NetVigilTrust
+
+/// One configured probe target, ready to run: the serialized request and everything the prober needs.
+public struct ProbeTarget: Sendable {
+    /// Unique name (metrics label, history key).
+    public var name: String
+    /// The configured URL (query parameters not yet appended).
+    public var url: String
+    /// The URL's host, lower-cased, without brackets for IPv6.
+    public var host: String
+    /// The URL's port (default 80/443).
+    public var port: Int
+    /// Time between probe starts.
+    public var interval: Duration
+    /// Whole-probe timeout.
+    public var timeout: Duration
+    /// The request as sent (query, headers, body).
+    public var request: ProbeRequest
+    /// Timeouts, policies, trust anchors, serializers, expectations.
+    public var configuration: ProbeConfiguration
+    /// Sinks alerted for this target (all configured sinks unless the target names some).
+    public var alertSinks: [String]
+    /// Whether `alerts:` was given explicitly (an empty list silences the target).
+    public var alertSinksExplicit: Bool
+
+    /// The policy that applies to the target's own host, and the pattern that selected it (nil: default policy).
+    public var hostPolicy: (policy: SecurityPolicy, pattern: HostPattern?) {
+        let entry = configuration.policies.entry(for: host)
+        return (entry?.policy ?? configuration.policies.defaultPolicy, entry?.pattern)
+    }
+
+    /// The reachability target watched for this probe's host (`default`-independent).
+    public var reachabilityTarget: ReachabilityTarget? {
+        try? ReachabilityTarget(parsing: host)
+    }
+
+    /// Whether the target uses TLS.
+    public var isTLS: Bool { request.url.scheme?.lowercased() == "https" }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import NetVigilHTTP
+import NetVigilStore
+import NetVigilTrust
+import Synchronization
+
+/// The `tls:` mapping of a target (and the policy part of a `tls_policies:` entry): AFSecurityPolicy's fields
+/// plus the trust anchors and the lowest TLS version.
+public struct TLSSettings: Sendable {
+    /// Policy keys, accepted in a target's `tls:` and in `tls_policies:` entries.
+    static let policyKeys = ["pinning", "pins", "pinned_certificates", "allow_invalid_certificates",
+                             "validates_domain_name", "report_only", "pins_expire"]
+    /// Keys that only make sense per target (one trust store and TLS setup per probe).
+    static let connectionKeys = ["ca", "system_roots", "min_version"]
+
+    /// The policy when any policy key was given; nil means "the shared policies or the default".
+    public var policy: SecurityPolicy?
+    /// Trust anchors when `ca` or `system_roots: false` was given; nil means the shared system roots.
+    public var trustStore: TrustStore?
+    /// Extra CA paths (kept for the summary).
+    public var caPaths: [String]
+    /// The TLS client settings.
+    public var tls: TLSConfiguration
+
+    /// System roots, no pinning, TLS 1.2+.
+    public init() {
+        policy = nil
+        trustStore = nil
+        caPaths = []
+        tls = TLSConfiguration()
+    }
+
+    /// Reads a target's `tls:` mapping.
+    init(reading value: ConfigValue) throws {
+        self.init()
+        let mapping = try value.mapping(allowedKeys: Self.policyKeys + Self.connectionKeys)
+        policy = try Self.policy(from: mapping)
+        var systemRoots = true
+        if let item = mapping["system_roots"] { systemRoots = try item.bool() }
+        if let item = mapping["ca"] {
+            caPaths = try item.stringList()
+            for path in caPaths where !FileManager.default.fileExists(atPath: path) {
+                throw item.error("CA file \(path) does not exist")
+            }
+        }
+        if !systemRoots || !caPaths.isEmpty {
+            do {
+                trustStore = try TrustStore(systemRoots: systemRoots, caPaths: caPaths)
+            } catch {
+                throw (mapping["ca"] ?? value).error("\(error)")
+            }
+        }
+        if let item = mapping["min_version"] {
+            switch try item.oneOf(["1.2", "1.3", "TLSv1.2", "TLSv1.3"]) {
+            case "1.3", "TLSv1.3": tls.minimumVersion = .tls13
+            default: tls.minimumVersion = .tls12
+            }
+        }
+    }
+
+    /// A `SecurityPolicy` from the policy keys of `mapping`, nil when none is present.
+    static func policy(from mapping: ConfigMapping) throws -> SecurityPolicy? {
+        guard policyKeys.contains(where: { mapping.contains($0) }) else { return nil }
+        var certificates: [Certificate] = []
+        if let item = mapping["pinned_certificates"] {
+            for entry in try item.sequenceOrSingle() {
+                let path = try entry.nonEmptyString()
+                do {
+                    certificates += try Certificate.load(paths: [path])
+                } catch {
+                    throw entry.error("\(error)")
+                }
+            }
+        }
+        var pins: [SPKIPin] = []
+        if let item = mapping["pins"] {
+            for entry in try item.sequenceOrSingle() {
+                let text = try entry.nonEmptyString()
+                do {
+                    pins.append(try SPKIPin(parsing: text))
+                } catch {
+                    throw entry.error("\(error)")
+                }
+            }
+        }
+        let mode: SecurityPolicy.PinningMode
+        if let item = mapping["pinning"] {
+            switch try item.oneOf(["none", "certificate", "publicKey", "public_key"]) {
+            case "certificate": mode = .certificate
+            case "publicKey", "public_key": mode = .publicKey
+            default: mode = .none
+            }
+        } else {
+            mode = certificates.isEmpty && pins.isEmpty ? .none : .publicKey
+        }
+        var pinsExpire: Date? = nil
+        if let item = mapping["pins_expire"] {
+            let text = try item.nonEmptyString()
+            guard let date = Self.date(text) else {
+                throw item.error("expected a date like 2027-06-30 or 2027-06-30T00:00:00Z, got \"\(text)\"")
+            }
+            pinsExpire = date
+        }
+        do {
+            return try SecurityPolicy(
+                pinning: mode,
+                allowInvalidCertificates: try mapping["allow_invalid_certificates"]?.bool() ?? false,
+                validatesDomainName: try mapping["validates_domain_name"]?.bool() ?? true,
+                pinnedCertificates: certificates, pins: pins,
+                reportOnly: try mapping["report_only"]?.bool() ?? false,
+                pinsExpire: pinsExpire)
+        } catch {
+            throw mapping.owner.error("\(error)")
+        }
+    }
+
+    /// `YYYY-MM-DD` (midnight UTC) or RFC 3339.
+    static func date(_ text: String) -> Date? {
+        if text.count == 10, let day = Timestamp.parse(text + "T00:00:00Z") { return day.date }
+        return Timestamp.parse(text)?.date
+    }
+
+    /// The anchors to probe with: the configured store, or the system roots (loaded once per process).
+    func resolvedTrustStore() throws(TrustStoreError) -> TrustStore {
+        if let trustStore { return trustStore }
+        return try SystemTrustStoreCache.shared()
+    }
+}
+
+/// OpenSSL's default trust locations, loaded on first use and shared by every target without `ca:`.
+enum SystemTrustStoreCache {
+    private static let cached = Mutex<TrustStore?>(nil)
+
+    static func shared() throws(TrustStoreError) -> TrustStore {
+        if let store = cached.withLock({ $0 }) { return store }
+        let store = try TrustStore.system()
+        return cached.withLock { current in
+            if let current { return current }
+            current = store
+            return store
+        }
+    }
+}
+
+extension ConfigValue {
+    /// A list, or a single scalar taken as a one-element list.
+    func sequenceOrSingle() throws -> [ConfigValue] {
+        if case .sequence = node { return try sequence() }
+        return [self]
+    }
+}

@@ -1,0 +1,261 @@
+import Foundation
+import NetVigilHTTP
+import NIOHTTP1
+import NetVigilTrust
+
+/// `targets:` — the endpoints probed periodically.
+///
+/// ```yaml
+/// targets:
+///   - name: api
+///     url: https://api.example.com/health
+///     interval: 30s
+///     timeout: 10s
+///     method: GET
+///     headers: { X-Probe: netvigil }
+///     params: { a: { b: 1 }, list: [x, y] }
+///     body: { json: { ping: true } }        # or { form: { k: v } }
+///     basic_auth: { user: probe, password_file: /etc/netvigil/probe.pass }
+///     expect: { status: [200], content_type: [application/json], json: ['$.status == "UP"'],
+///               body_contains: [UP], body_matches: ['"status":\s*"UP"'], max_response_time: 500ms,
+///               min_cert_validity: 14d }
+///     tls: { pinning: publicKey, pins: [sha256/...], ca: [/etc/netvigil/ca.pem], min_version: "1.3" }
+///     follow_redirects: 10                  # 0 = do not follow
+///     ip: any                               # any, 4, 6
+///     alerts: [pager]
+/// ```
+public struct TargetsSection: Sendable {
+    public static let key = "targets"
+    static let allowedKeys = ["name", "url", "interval", "timeout", "method", "headers", "params", "body", "basic_auth",
+                              "expect", "tls", "follow_redirects", "ip", "alerts"]
+    static let expectKeys = ["status", "content_type", "json", "body_contains", "body_matches", "max_response_time",
+                             "min_cert_validity"]
+
+    /// Default time between probes.
+    public static let defaultInterval: Duration = .seconds(60)
+    /// Default whole-probe timeout.
+    public static let defaultTimeout: Duration = .seconds(10)
+
+    public var targets: [ProbeTarget]
+
+    public init() { targets = [] }
+
+    /// Reads the list; `policies` are the shared `tls_policies:`, `sinkNames` the configured alert sinks.
+    init(reading value: ConfigValue, policies: TLSPoliciesSection, sinkNames: [String]) throws {
+        targets = []
+        var names: Set<String> = []
+        for item in try value.sequence() {
+            let target = try Self.target(item, policies: policies, sinkNames: sinkNames)
+            guard names.insert(target.name).inserted else {
+                throw item.error("target name \"\(target.name)\" is used twice")
+            }
+            targets.append(target)
+        }
+    }
+
+    private static func target(_ item: ConfigValue, policies: TLSPoliciesSection, sinkNames: [String]) throws -> ProbeTarget {
+        let mapping = try item.mapping(allowedKeys: allowedKeys)
+        let nameValue = try mapping.required("name")
+        let name = try nameValue.nonEmptyString()
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        guard name.count <= 64, name.allSatisfy({ allowed.contains($0) }) else {
+            throw nameValue.error("target names use letters, digits, '.', '_' and '-' (at most 64), got \"\(name)\"")
+        }
+
+        let urlValue = try mapping.required("url")
+        let urlText = try urlValue.nonEmptyString()
+        guard let components = URLComponents(string: urlText), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let rawHost = components.host, !rawHost.isEmpty else {
+            throw urlValue.error("expected an http:// or https:// URL with a host, got \"\(urlText)\"")
+        }
+        let host = rawHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        let port = components.port ?? (scheme == "https" ? 443 : 80)
+
+        let interval = try mapping["interval"]?.duration(minimum: .milliseconds(100)) ?? defaultInterval
+        let timeout = try mapping["timeout"]?.duration(minimum: .milliseconds(100)) ?? defaultTimeout
+
+        let method: HTTPMethod
+        if let methodValue = mapping["method"] {
+            method = HTTPMethod(rawValue: try methodValue.oneOf(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]))
+        } else {
+            method = .GET
+        }
+
+        var headers: [(name: String, value: String)] = []
+        if let headersValue = mapping["headers"] {
+            for entry in try headersValue.freeFormEntries() {
+                headers.append((entry.key, try entry.value.string()))
+            }
+        }
+        if let authValue = mapping["basic_auth"] {
+            headers.append(("Authorization", try basicAuthorization(authValue)))
+        }
+        var parameters: [String: RequestParameter] = [:]
+        if let paramsValue = mapping["params"] {
+            for entry in try paramsValue.freeFormEntries() { parameters[entry.key] = try entry.value.requestParameter() }
+        }
+        var jsonBody: String? = nil
+        if let bodyValue = mapping["body"] {
+            if method.encodesParametersInURI { throw bodyValue.error("\(method.rawValue) requests have no body") }
+            if !parameters.isEmpty { throw bodyValue.error("\(method.rawValue) sends params as its body; use either params or body") }
+            let body = try bodyValue.mapping(allowedKeys: ["json", "form"])
+            if body.contains("json") && body.contains("form") { throw bodyValue.error("set either json or form, not both") }
+            if let json = body["json"] {
+                let object = try json.jsonCompatible()
+                guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed]) else {
+                    throw json.error("cannot be encoded as JSON")
+                }
+                jsonBody = String(decoding: data, as: UTF8.self)
+            } else if let form = body["form"] {
+                for entry in try form.freeFormEntries() { parameters[entry.key] = try entry.value.requestParameter() }
+            }
+        }
+        let request: ProbeRequest
+        do {
+            request = try RequestSerializer(version: NetVigilVersion.current).request(
+                method: method, url: urlText, parameters: parameters, headers: headers, jsonBody: jsonBody)
+        } catch {
+            throw item.error("\(error)")
+        }
+
+        var serializer = ResponseSerializer.http
+        var expectations = ProbeExpectations()
+        if let expectValue = mapping["expect"] {
+            let expect = try expectValue.mapping(allowedKeys: expectKeys)
+            if let value = expect["json"] {
+                serializer = .json
+                for entry in try value.sequenceOrSingle() {
+                    let text = try entry.nonEmptyString()
+                    do { expectations.jsonPaths.append(try JSONPathExpectation(parsing: text)) } catch {
+                        throw entry.error("\(error)")
+                    }
+                }
+            }
+            if let value = expect["status"] { serializer.acceptableStatusCodes = try statuses(value) }
+            if let value = expect["content_type"] {
+                serializer.acceptableContentTypes = Set(try value.stringList().map { $0.lowercased() })
+            }
+            if let value = expect["body_contains"] { expectations.bodyContains = try value.stringList() }
+            if let value = expect["body_matches"] {
+                for entry in try value.sequenceOrSingle() {
+                    let pattern = try entry.nonEmptyString()
+                    guard (try? NSRegularExpression(pattern: pattern)) != nil else {
+                        throw entry.error("invalid regular expression \"\(pattern)\"")
+                    }
+                    expectations.bodyMatches.append(pattern)
+                }
+            }
+            if let value = expect["max_response_time"] {
+                expectations.maxResponseTime = seconds(try value.duration(minimum: .milliseconds(1)))
+            }
+            if let value = expect["min_cert_validity"] {
+                guard scheme == "https" else { throw value.error("min_cert_validity needs an https:// URL") }
+                expectations.minCertificateValidity = seconds(try value.duration(minimum: .seconds(1)))
+            }
+        }
+
+        var tls = TLSSettings()
+        if let tlsValue = mapping["tls"] {
+            tls = try TLSSettings(reading: tlsValue)
+            if scheme != "https", tls.policy != nil || tls.trustStore != nil {
+                throw tlsValue.error("tls settings need an https:// URL (redirect hops use tls_policies)")
+            }
+        }
+        let policySet: PolicySet
+        do {
+            policySet = try policies.policySet(host: host, own: tls.policy)
+        } catch {
+            throw (mapping["tls"] ?? urlValue).error("\(error)")
+        }
+        let trustStore: TrustStore
+        do {
+            trustStore = try tls.resolvedTrustStore()
+        } catch {
+            throw (mapping["tls"] ?? item).error("\(error)")
+        }
+
+        var maxRedirects = 10
+        if let value = mapping["follow_redirects"] {
+            if let enabled = try? value.bool() {
+                maxRedirects = enabled ? 10 : 0
+            } else {
+                maxRedirects = try value.int(in: 0...50)
+            }
+        }
+        var family = AddressFamily.any
+        if let value = mapping["ip"] {
+            switch try value.oneOf(["any", "4", "6"]) {
+            case "4": family = .ipv4
+            case "6": family = .ipv6
+            default: family = .any
+            }
+        }
+
+        var sinks = sinkNames
+        var explicit = false
+        if let value = mapping["alerts"] {
+            explicit = true
+            sinks = []
+            for entry in try value.sequence() {
+                let sink = try entry.nonEmptyString()
+                guard sinkNames.contains(sink) else {
+                    var message = "no alert sink named \"\(sink)\""
+                    if let suggestion = ConfigSpelling.closest(to: sink, in: sinkNames) { message += " (did you mean \(suggestion)?)" }
+                    message += sinkNames.isEmpty ? "; alerts.sinks is empty" : "; configured: \(sinkNames.joined(separator: ", "))"
+                    throw entry.error(message)
+                }
+                if !sinks.contains(sink) { sinks.append(sink) }
+            }
+        }
+
+        let timeoutSeconds = seconds(timeout)
+        let configuration = ProbeConfiguration(
+            trustStore: trustStore, policies: policySet, timeout: timeoutSeconds, connectTimeout: min(5, timeoutSeconds),
+            maxRedirects: maxRedirects, addressFamily: family, tls: tls.tls, responseSerializer: serializer,
+            expectations: expectations)
+        return ProbeTarget(name: name, url: urlText, host: host, port: port, interval: interval, timeout: timeout,
+                           request: request, configuration: configuration, alertSinks: sinks, alertSinksExplicit: explicit)
+    }
+
+    /// `basic_auth: { user, password | password_file }` → the Authorization value (never logged).
+    private static func basicAuthorization(_ value: ConfigValue) throws -> String {
+        let auth = try value.mapping(allowedKeys: ["user", "password", "password_file"])
+        let userValue = try auth.required("user")
+        let user = try userValue.nonEmptyString()
+        guard !user.contains(":") else { throw userValue.error("a basic-auth user name cannot contain ':'") }
+        if auth["password"] != nil, let file = auth["password_file"] {
+            throw file.error("set either password or password_file, not both")
+        }
+        let password: String
+        if let file = auth["password_file"] {
+            let path = try file.nonEmptyString()
+            guard let data = FileManager.default.contents(atPath: path) else { throw file.error("cannot read password file \(path)") }
+            password = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+        } else {
+            password = try auth.required("password").string()
+        }
+        return RequestSerializer.basicAuthorization(user: user, password: password)
+    }
+
+    /// `status: [200, "200-299", 301]`.
+    private static func statuses(_ value: ConfigValue) throws -> Set<Int> {
+        var result: Set<Int> = []
+        for entry in try value.sequenceOrSingle() {
+            let text = try entry.string()
+            let bounds = text.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            if bounds.count == 1, let code = bounds[0], (100...599).contains(code) {
+                result.insert(code)
+            } else if bounds.count == 2, let low = bounds[0], let high = bounds[1], 100 <= low, low <= high, high <= 599 {
+                result.formUnion(low...high)
+            } else {
+                throw entry.error("expected a status code or range like 200 or 200-299, got \"\(text)\"")
+            }
+        }
+        return result
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let parts = duration.components
+        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
+    }
+}
