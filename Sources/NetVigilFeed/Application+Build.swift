@@ -45,6 +45,7 @@ func buildRouter(configuration: FeedConfiguration, state: FeedState) -> Router<B
             reachability: await state.reachabilitySnapshot())
         return try jsonResponse(report)
     }
+    addMetricsRoute(to: router, state: state)
     return router
 }
 

@@ -9,13 +9,16 @@ public struct FeedState: Sendable {
     public let version: String
     /// The daemon's reachability monitor; nil when the feed runs without one (tests).
     public let reachability: ReachabilityMonitor?
+    /// What `GET /metrics` serves; nil when the feed runs without metrics (the route answers 404).
+    public let metrics: FeedMetrics?
 
     public init(store: Store, startedAt: Timestamp = .now(), version: String = NetVigilVersion.current,
-                reachability: ReachabilityMonitor? = nil) {
+                reachability: ReachabilityMonitor? = nil, metrics: FeedMetrics? = nil) {
         self.store = store
         self.startedAt = startedAt
         self.version = version
         self.reachability = reachability
+        self.metrics = metrics
     }
 
     /// Current evaluation of every watched target, `Unknown` before the first evaluation.

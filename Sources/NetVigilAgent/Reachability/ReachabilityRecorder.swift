@@ -12,12 +12,16 @@ public struct ReachabilityRecorder: Service {
     private let writer: StoreWriter
     private let logger: Logger
     private let retryInterval: Duration
+    private let metrics: AgentMetrics?
 
-    public init(monitor: ReachabilityMonitor, writer: StoreWriter, logger: Logger, retryInterval: Duration = .seconds(5)) {
+    /// - Parameter metrics: updated with every change (reachability series and the netlink resync total).
+    public init(monitor: ReachabilityMonitor, writer: StoreWriter, logger: Logger, retryInterval: Duration = .seconds(5),
+                metrics: AgentMetrics? = nil) {
         self.monitor = monitor
         self.writer = writer
         self.logger = logger
         self.retryInterval = retryInterval
+        self.metrics = metrics
     }
 
     public func run() async throws {
@@ -52,6 +56,10 @@ public struct ReachabilityRecorder: Service {
                 "flags": "\(evaluation.flags.names.joined(separator: ","))", "interface": "\(evaluation.interface ?? "-")",
             ])
             writer.submit(WriteBatch(reachabilityEvents: [evaluation.record]))
+            if let metrics {
+                metrics.reachabilityChanged(evaluation)
+                metrics.netlinkResyncs(total: await monitor.resyncCount)
+            }
         }
         logger.debug("reachability recorder stopped")
     }

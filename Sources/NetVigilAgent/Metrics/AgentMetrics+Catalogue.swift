@@ -1,0 +1,70 @@
+extension AgentMetrics {
+    /// The exported metric names.
+    public enum Name {
+        public static let probeSuccess = "netvigil_probe_success"
+        public static let probeSkipped = "netvigil_probe_skipped"
+        public static let probeDuration = "netvigil_probe_duration_seconds"
+        public static let probeHTTPStatusCode = "netvigil_probe_http_status_code"
+        public static let tlsTrusted = "netvigil_tls_trusted"
+        public static let tlsPinMatch = "netvigil_tls_pin_match"
+        public static let tlsEarliestCertExpiry = "netvigil_tls_earliest_cert_expiry_timestamp_seconds"
+        public static let probesTotal = "netvigil_probes_total"
+        public static let reachabilityStatus = "netvigil_reachability_status"
+        public static let reachabilityFlag = "netvigil_reachability_flag"
+        public static let netlinkResyncsTotal = "netvigil_netlink_resyncs_total"
+        public static let alertsPending = "netvigil_alerts_pending"
+        public static let alertsSentTotal = "netvigil_alerts_sent_total"
+        public static let buildInfo = "netvigil_build_info"
+    }
+
+    /// Every metric the daemon exports, in README order.
+    public static let catalogue: [MetricDescription] = [
+        MetricDescription(
+            name: Name.probeSuccess, kind: .gauge, labels: ["target"],
+            help: "1 if the target's last probe succeeded, 0 if it failed; a skipped probe keeps the previous value."),
+        MetricDescription(
+            name: Name.probeSkipped, kind: .gauge, labels: ["target"],
+            help: "1 if the target's last probe was skipped because its host was NotReachable, else 0."),
+        MetricDescription(
+            name: Name.probeDuration, kind: .gauge, labels: ["target", "phase"],
+            help: "Duration of each phase of the target's last probe that ran, in seconds (0 for a phase that did not run)."),
+        MetricDescription(
+            name: Name.probeHTTPStatusCode, kind: .gauge, labels: ["target"],
+            help: "HTTP status code of the last probe's final response, 0 when no response arrived."),
+        MetricDescription(
+            name: Name.tlsTrusted, kind: .gauge, labels: ["target"],
+            help: "1 if the target's TLS policy trusted the served chain, 0 if not; absent when the last probe had no TLS verdict."),
+        MetricDescription(
+            name: Name.tlsPinMatch, kind: .gauge, labels: ["target"],
+            help: "1 if a pin matched, 0 on a mismatch (report-only included), -1 when not pinned or the pins expired; absent without a pin verdict."),
+        MetricDescription(
+            name: Name.tlsEarliestCertExpiry, kind: .gauge, labels: ["target"],
+            help: "Earliest notAfter of the certificates the server sent in the last probe, as a Unix time in seconds."),
+        MetricDescription(
+            name: Name.probesTotal, kind: .counter, labels: ["target", "outcome"],
+            help: "Probes finished, by outcome (ok, failed, skipped)."),
+        MetricDescription(
+            name: Name.reachabilityStatus, kind: .gauge, labels: ["target"],
+            help: "AFNetworking reachability status: -1 Unknown, 0 NotReachable, 1 ReachableViaWWAN, 2 ReachableViaWiFi."),
+        MetricDescription(
+            name: Name.reachabilityFlag, kind: .gauge, labels: ["target", "flag"],
+            help: "1 if the SCNetworkReachability-style flag is set for the reachability target, else 0."),
+        MetricDescription(
+            name: Name.netlinkResyncsTotal, kind: .counter, labels: [],
+            help: "Netlink overruns (ENOBUFS) that forced a full resynchronization of the reachability mirror."),
+        MetricDescription(
+            name: Name.alertsPending, kind: .gauge, labels: [],
+            help: "Alerts in the durable outbox that are not delivered yet."),
+        MetricDescription(
+            name: Name.alertsSentTotal, kind: .counter, labels: ["sink", "kind"],
+            help: "Alerts delivered, by sink and alert kind."),
+        MetricDescription(
+            name: Name.buildInfo, kind: .gauge, labels: ["version"],
+            help: "Always 1; the version label is the running netvigil version."),
+    ]
+
+    /// `# HELP` text by metric name, for a Prometheus metrics factory.
+    public static var helpTexts: [String: String] {
+        Dictionary(uniqueKeysWithValues: catalogue.map { ($0.name, $0.help) })
+    }
+}

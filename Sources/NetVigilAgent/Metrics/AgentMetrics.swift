@@ -1,0 +1,205 @@
+import Metrics
+import NetVigilReachability
+import NetVigilStore
+import NetVigilTrust
+import Synchronization
+
+/// The daemon's Prometheus metrics, written through swift-metrics with an injected factory.
+///
+/// The factory is passed in rather than taken from `MetricsSystem.bootstrap` (allowed once per process), so the
+/// daemon and each test can have their own registry. Names, types and help texts are in `AgentMetrics.catalogue`.
+///
+/// Rules for the per-target probe series (they describe the target's last probe that ran):
+/// - A skipped probe (host `NotReachable`) sets `netvigil_probe_skipped` to 1, counts `outcome="skipped"` and leaves
+///   every other series at the last probe's values, so an offline machine neither fails nor alerts.
+/// - `netvigil_probe_duration_seconds` has all six phases after every probe that ran, 0 for a phase that did not
+///   run; `netvigil_probe_http_status_code` is 0 without a response (both as blackbox_exporter does).
+/// - `netvigil_tls_trusted`, `netvigil_tls_pin_match` and `netvigil_tls_earliest_cert_expiry_timestamp_seconds`
+///   are removed when the last probe produced no such value (plain HTTP, or failed before the handshake).
+/// - `netvigil_tls_pin_match`: 1 `matched`; 0 `mismatch` and `mismatch_reported` (report-only); -1 `not_pinned`
+///   and `expired` (pins past `pins_expire` are ignored); absent for `not_evaluated` (the chain failed first).
+public final class AgentMetrics: Sendable {
+    /// Phase label values of `netvigil_probe_duration_seconds`, in probe order.
+    public static let phases = ["resolve", "connect", "tls", "processing", "transfer", "total"]
+
+    private static let probeMetricNames: Set<String> = [
+        Name.probeSuccess, Name.probeSkipped, Name.probeDuration, Name.probeHTTPStatusCode, Name.tlsTrusted,
+        Name.tlsPinMatch, Name.tlsEarliestCertExpiry, Name.probesTotal,
+    ]
+    private static let reachabilityMetricNames: Set<String> = [Name.reachabilityStatus, Name.reachabilityFlag]
+
+    /// A metric name and its label pairs, flattened (`[name1, value1, name2, value2, ...]`).
+    private struct SeriesKey: Hashable {
+        let name: String
+        let labels: [String]
+
+        init(_ name: String, _ labels: [(String, String)]) {
+            self.name = name
+            self.labels = labels.flatMap { [$0.0, $0.1] }
+        }
+
+        /// The value of the first label when it is `target`.
+        var target: String? { labels.count >= 2 && labels[0] == "target" ? labels[1] : nil }
+    }
+
+    private struct State {
+        var gauges: [SeriesKey: Gauge] = [:]
+        var counters: [SeriesKey: Counter] = [:]
+        var netlinkResyncs = 0
+    }
+
+    private let factory: any MetricsFactory
+    private let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - factory: where the metrics go, e.g. a Prometheus factory over the registry the feed serves.
+    ///   - version: the `version` label of `netvigil_build_info`.
+    public init(factory: any MetricsFactory, version: String = NetVigilVersion.current) {
+        self.factory = factory
+        setGauge(Name.buildInfo, [("version", version)], 1)
+        netlinkResyncs(total: 0)
+    }
+
+    /// Records one finished probe of `target` (also a skipped one).
+    public func probeFinished(target: String, record: ProbeRecord) {
+        let targetLabel = ("target", target)
+        state.withLock { state in
+            for outcome in ProbeOutcome.allCases {
+                // All outcomes exist from the first probe on, so rate() sees the first failure.
+                let counter = self.counter(Name.probesTotal, [targetLabel, ("outcome", outcome.rawValue)], in: &state)
+                if outcome == record.outcome { counter.increment() }
+            }
+            if record.outcome == .skipped {
+                self.setGauge(Name.probeSkipped, [targetLabel], 1, in: &state)
+                return
+            }
+            self.setGauge(Name.probeSkipped, [targetLabel], 0, in: &state)
+            self.setGauge(Name.probeSuccess, [targetLabel], record.outcome == .ok ? 1 : 0, in: &state)
+            let timings = record.timings
+            let milliseconds = [timings.resolve, timings.connect, timings.tls, timings.processing, timings.transfer,
+                                timings.total]
+            for (phase, value) in zip(Self.phases, milliseconds) {
+                self.setGauge(Name.probeDuration, [targetLabel, ("phase", phase)], (value ?? 0) / 1_000, in: &state)
+            }
+            self.setGauge(Name.probeHTTPStatusCode, [targetLabel], Double(record.httpStatus ?? 0), in: &state)
+            self.setOrRemoveGauge(Name.tlsTrusted, [targetLabel], Self.trustedValue(record.trustVerdict), in: &state)
+            self.setOrRemoveGauge(Name.tlsPinMatch, [targetLabel], Self.pinMatchValue(record.pinVerdict), in: &state)
+            let earliest = record.servedChain.map(\.notAfter).min().map { Double($0.milliseconds) / 1_000 }
+            self.setOrRemoveGauge(Name.tlsEarliestCertExpiry, [targetLabel], earliest, in: &state)
+        }
+    }
+
+    /// Records a reachability evaluation: status and one 0/1 series per flag name.
+    public func reachabilityChanged(_ evaluation: ReachabilityEvaluation) {
+        let targetLabel = ("target", evaluation.target.description)
+        state.withLock { state in
+            self.setGauge(Name.reachabilityStatus, [targetLabel], Double(evaluation.status.rawValue), in: &state)
+            for (flag, name) in ReachabilityFlags.named {
+                self.setGauge(Name.reachabilityFlag, [targetLabel, ("flag", name)],
+                              evaluation.flags.contains(flag) ? 1 : 0, in: &state)
+            }
+        }
+    }
+
+    /// Sets `netvigil_netlink_resyncs_total` from the monitor's running total (`ReachabilityMonitor.resyncCount`).
+    /// A smaller total than before (a new monitor) restarts the counter, which Prometheus treats as a reset.
+    public func netlinkResyncs(total: Int) {
+        state.withLock { state in
+            let counter = self.counter(Name.netlinkResyncsTotal, [], in: &state)
+            if total >= state.netlinkResyncs {
+                counter.increment(by: total - state.netlinkResyncs)
+            } else {
+                counter.reset()
+                counter.increment(by: total)
+            }
+            state.netlinkResyncs = total
+        }
+    }
+
+    /// Counts one alert delivered to `sink` (2xx from a webhook, exit 0 from exec).
+    public func alertSent(sink: String, kind: String) {
+        state.withLock { state in
+            self.counter(Name.alertsSentTotal, [("sink", sink), ("kind", kind)], in: &state).increment()
+        }
+    }
+
+    /// Sets the number of alerts in the outbox that are not delivered yet.
+    public func alertsPending(_ count: Int) {
+        state.withLock { state in
+            self.setGauge(Name.alertsPending, [], Double(count), in: &state)
+        }
+    }
+
+    /// Drops every probe series of `target` (configuration reload removed it).
+    public func targetRemoved(_ target: String) {
+        removeSeries(names: Self.probeMetricNames, target: target)
+    }
+
+    /// Drops the reachability series of a reachability target no longer watched.
+    public func reachabilityTargetRemoved(_ target: ReachabilityTarget) {
+        removeSeries(names: Self.reachabilityMetricNames, target: target.description)
+    }
+
+    // MARK: - Series bookkeeping (the `in state:` variants run under the lock)
+
+    private func removeSeries(names: Set<String>, target: String) {
+        state.withLock { state in
+            let matches = { (key: SeriesKey) in names.contains(key.name) && key.target == target }
+            for key in state.gauges.keys.filter(matches) {
+                state.gauges.removeValue(forKey: key)?.destroy()
+            }
+            for key in state.counters.keys.filter(matches) {
+                state.counters.removeValue(forKey: key)?.destroy()
+            }
+        }
+    }
+
+    private func setGauge(_ name: String, _ labels: [(String, String)], _ value: Double) {
+        state.withLock { state in setGauge(name, labels, value, in: &state) }
+    }
+
+    private func setGauge(_ name: String, _ labels: [(String, String)], _ value: Double, in state: inout State) {
+        let key = SeriesKey(name, labels)
+        if let gauge = state.gauges[key] {
+            gauge.record(value)
+            return
+        }
+        let gauge = Gauge(label: name, dimensions: labels, factory: factory)
+        gauge.record(value)
+        state.gauges[key] = gauge
+    }
+
+    private func setOrRemoveGauge(_ name: String, _ labels: [(String, String)], _ value: Double?, in state: inout State) {
+        if let value {
+            setGauge(name, labels, value, in: &state)
+        } else {
+            state.gauges.removeValue(forKey: SeriesKey(name, labels))?.destroy()
+        }
+    }
+
+    private func counter(_ name: String, _ labels: [(String, String)], in state: inout State) -> Counter {
+        let key = SeriesKey(name, labels)
+        if let counter = state.counters[key] { return counter }
+        let counter = Counter(label: name, dimensions: labels, factory: factory)
+        state.counters[key] = counter
+        return counter
+    }
+
+    // MARK: - Verdict values
+
+    /// 1 `trusted`, 0 `untrusted:*`, nil without a verdict.
+    static func trustedValue(_ verdict: String?) -> Double? {
+        guard let verdict else { return nil }
+        return verdict == "trusted" ? 1 : 0
+    }
+
+    /// 1 matched, 0 mismatch (report-only too), -1 not pinned or expired, nil without a verdict or not evaluated.
+    static func pinMatchValue(_ verdict: String?) -> Double? {
+        switch verdict.flatMap(TrustEvaluation.PinVerdict.init(rawValue:)) {
+        case .matched: 1
+        case .mismatch, .mismatchReported: 0
+        case .notPinned, .expired: -1
+        case .notEvaluated, nil: nil
+        }
+    }
+}

@@ -1,0 +1,377 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NetVigilAgent
+import NetVigilReachability
+import NetVigilStore
+import NetVigilTestSupport
+import XCTest
+@testable import NetVigilFeed
+
+/// `AgentMetrics` rendered through the Prometheus registry the feed serves, `GET /metrics`, and `promtool check metrics`.
+final class MetricsTests: XCTestCase {
+    // MARK: - Fixtures
+
+    private static let leafNotAfter = Timestamp(milliseconds: 1_798_761_600_000)  // 2027-01-01T00:00:00Z
+    private static let caNotAfter = Timestamp(milliseconds: 2_029_000_000_000)
+
+    private static func certificate(_ subject: String, notAfter: Timestamp) -> CertificateRecord {
+        CertificateRecord(sha256: String(repeating: "ab", count: 32), pem: "-----BEGIN CERTIFICATE-----\n",
+                          subject: "CN=\(subject)", issuer: "CN=Test CA", serial: "01",
+                          notBefore: Timestamp(milliseconds: 1_700_000_000_000), notAfter: notAfter,
+                          spkiPin: "sha256/AAAA")
+    }
+
+    /// An HTTPS probe that passed: every phase timed, trusted, pin matched, two certificates served.
+    private static func okRecord(target: String = "api", pin: String? = "matched") -> ProbeRecord {
+        ProbeRecord(
+            time: .now(), target: target, url: "https://api.example.test/health", outcome: .ok, httpStatus: 200,
+            httpVersion: "1.1", contentType: "application/json", contentLength: 15,
+            timings: PhaseTimings(resolve: 1.5, connect: 2.25, tls: 12.5, processing: 30, transfer: 0.75, total: 47),
+            tlsVersion: "TLSv1.3", tlsCipher: "TLS_AES_128_GCM_SHA256", alpn: "http/1.1", trustVerdict: "trusted",
+            pinVerdict: pin, reachabilityStatus: "ReachableViaWiFi", resolvedAddress: "127.0.0.1",
+            servedChain: [certificate("api", notAfter: leafNotAfter), certificate("Test CA", notAfter: caNotAfter)])
+    }
+
+    /// A probe refused at connect: no response, no TLS.
+    private static func refusedRecord(target: String = "api") -> ProbeRecord {
+        ProbeRecord(time: .now(), target: target, url: "https://api.example.test/health", outcome: .failed,
+                    errorKind: "connectRefused", errorMessage: "connection refused",
+                    timings: PhaseTimings(resolve: 0.5, connect: 0.25, total: 1))
+    }
+
+    private static func skippedRecord(target: String = "api") -> ProbeRecord {
+        ProbeRecord(time: .now(), target: target, url: "https://api.example.test/health", outcome: .skipped,
+                    reachabilityStatus: "NotReachable")
+    }
+
+    /// Feeds every kind of value so every metric of the catalogue is present.
+    private static func feedEverything(_ metrics: AgentMetrics) throws {
+        metrics.probeFinished(target: "api", record: okRecord())
+        metrics.probeFinished(target: "web \"quoted\"\\path", record: refusedRecord(target: "web"))
+        metrics.reachabilityChanged(ReachabilityEvaluation(
+            target: .default, flags: [.reachable, .isDirect], interface: "eth0", interfaceKind: .ethernet,
+            family: .ipv4, table: 254, address: "0.0.0.0"))
+        metrics.reachabilityChanged(ReachabilityEvaluation(
+            target: try ReachabilityTarget(parsing: "api.example.test"), flags: [.reachable, .connectionRequired]))
+        metrics.netlinkResyncs(total: 2)
+        metrics.alertSent(sink: "pager", kind: "pin_mismatch")
+        metrics.alertsPending(3)
+    }
+
+    // MARK: - Parsing the exposition
+
+    /// Samples by series (`name{labels}` as emitted), plus the `# HELP` and `# TYPE` lines by name.
+    private struct Exposition {
+        var samples: [String: Double] = [:]
+        var help: [String: String] = [:]
+        var type: [String: String] = [:]
+
+        init(_ text: String) throws {
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
+                if line.hasPrefix("# HELP ") {
+                    let rest = line.dropFirst(7)
+                    let space = try XCTUnwrap(rest.firstIndex(of: " "), String(line))
+                    help[String(rest[..<space])] = String(rest[rest.index(after: space)...])
+                } else if line.hasPrefix("# TYPE ") {
+                    let parts = line.dropFirst(7).split(separator: " ")
+                    XCTAssertEqual(parts.count, 2, String(line))
+                    XCTAssertNil(type[String(parts[0])], "second TYPE line for \(parts[0])")
+                    type[String(parts[0])] = String(parts[1])
+                } else {
+                    let space = try XCTUnwrap(line.lastIndex(of: " "), String(line))
+                    let series = String(line[..<space])
+                    XCTAssertNil(samples[series], "duplicate series \(series)")
+                    samples[series] = try XCTUnwrap(Double(line[line.index(after: space)...]), String(line))
+                }
+            }
+        }
+
+        /// Series of one metric name.
+        func series(named name: String) -> [String: Double] {
+            samples.filter { $0.key == name || $0.key.hasPrefix(name + "{") }
+        }
+    }
+
+    private func render(_ metrics: FeedMetrics) throws -> Exposition {
+        try Exposition(String(decoding: metrics.exposition(), as: UTF8.self))
+    }
+
+    // MARK: - Values
+
+    func testSuccessfulHTTPSProbeSeries() throws {
+        let metrics = FeedMetrics(version: "9.9.9-test")
+        metrics.agent.probeFinished(target: "api", record: Self.okRecord())
+        let e = try render(metrics)
+        XCTAssertEqual(e.samples[#"netvigil_probe_success{target="api"}"#], 1)
+        XCTAssertEqual(e.samples[#"netvigil_probe_skipped{target="api"}"#], 0)
+        let expectedPhases: [(String, Double)] = [
+            ("resolve", 0.0015), ("connect", 0.00225), ("tls", 0.0125), ("processing", 0.03), ("transfer", 0.00075),
+            ("total", 0.047),
+        ]
+        XCTAssertEqual(e.series(named: "netvigil_probe_duration_seconds").count, 6)
+        for (phase, seconds) in expectedPhases {
+            let value = try XCTUnwrap(e.samples[#"netvigil_probe_duration_seconds{target="api",phase="\#(phase)"}"#], phase)
+            XCTAssertEqual(value, seconds, accuracy: 1e-12, phase)
+        }
+        XCTAssertEqual(e.samples[#"netvigil_probe_http_status_code{target="api"}"#], 200)
+        XCTAssertEqual(e.samples[#"netvigil_tls_trusted{target="api"}"#], 1)
+        XCTAssertEqual(e.samples[#"netvigil_tls_pin_match{target="api"}"#], 1)
+        // The leaf expires first: min notAfter of the served chain, in seconds.
+        XCTAssertEqual(e.samples[#"netvigil_tls_earliest_cert_expiry_timestamp_seconds{target="api"}"#], 1_798_761_600)
+        XCTAssertEqual(e.samples[#"netvigil_probes_total{target="api",outcome="ok"}"#], 1)
+        XCTAssertEqual(e.samples[#"netvigil_probes_total{target="api",outcome="failed"}"#], 0)
+        XCTAssertEqual(e.samples[#"netvigil_probes_total{target="api",outcome="skipped"}"#], 0)
+        XCTAssertEqual(e.samples[#"netvigil_build_info{version="9.9.9-test"}"#], 1)
+        XCTAssertEqual(e.samples["netvigil_netlink_resyncs_total"], 0)
+        XCTAssertEqual(e.type["netvigil_probes_total"], "counter")
+        XCTAssertEqual(e.type["netvigil_probe_success"], "gauge")
+    }
+
+    func testFailedProbeWithoutTLSDropsTLSSeriesAndSkippedKeepsLastValues() throws {
+        let metrics = FeedMetrics()
+        metrics.agent.probeFinished(target: "api", record: Self.okRecord())
+        metrics.agent.probeFinished(target: "api", record: Self.refusedRecord())
+        var e = try render(metrics)
+        XCTAssertEqual(e.samples[#"netvigil_probe_success{target="api"}"#], 0)
+        XCTAssertEqual(e.samples[#"netvigil_probe_http_status_code{target="api"}"#], 0)
+        XCTAssertEqual(e.samples[#"netvigil_probe_duration_seconds{target="api",phase="connect"}"#], 0.00025)
+        XCTAssertEqual(e.samples[#"netvigil_probe_duration_seconds{target="api",phase="tls"}"#], 0)
+        XCTAssertEqual(e.samples[#"netvigil_probe_duration_seconds{target="api",phase="processing"}"#], 0)
+        XCTAssertTrue(e.series(named: "netvigil_tls_trusted").isEmpty)
+        XCTAssertTrue(e.series(named: "netvigil_tls_pin_match").isEmpty)
+        XCTAssertTrue(e.series(named: "netvigil_tls_earliest_cert_expiry_timestamp_seconds").isEmpty)
+        XCTAssertNil(e.help["netvigil_tls_trusted"], "an emptied family has no HELP/TYPE lines left")
+        XCTAssertEqual(e.samples[#"netvigil_probes_total{target="api",outcome="failed"}"#], 1)
+
+        // Skipped (host NotReachable): counted, flagged, everything else as the last probe left it.
+        metrics.agent.probeFinished(target: "api", record: Self.skippedRecord())
+        e = try render(metrics)
+        XCTAssertEqual(e.samples[#"netvigil_probe_skipped{target="api"}"#], 1)
+        XCTAssertEqual(e.samples[#"netvigil_probe_success{target="api"}"#], 0)
+        XCTAssertEqual(e.samples[#"netvigil_probe_duration_seconds{target="api",phase="total"}"#], 0.001)
+        XCTAssertEqual(e.samples[#"netvigil_probes_total{target="api",outcome="skipped"}"#], 1)
+        XCTAssertEqual(e.samples[#"netvigil_probes_total{target="api",outcome="ok"}"#], 1)
+
+        // Back online: the skip flag clears.
+        metrics.agent.probeFinished(target: "api", record: Self.okRecord())
+        e = try render(metrics)
+        XCTAssertEqual(e.samples[#"netvigil_probe_skipped{target="api"}"#], 0)
+        XCTAssertEqual(e.samples[#"netvigil_probe_success{target="api"}"#], 1)
+        XCTAssertEqual(e.samples[#"netvigil_tls_trusted{target="api"}"#], 1)
+    }
+
+    func testPinAndTrustVerdictValues() throws {
+        let metrics = FeedMetrics()
+        let cases: [(String?, Double?)] = [
+            ("matched", 1), ("mismatch", 0), ("mismatch_reported", 0), ("not_pinned", -1), ("expired", -1),
+            ("not_evaluated", nil), (nil, nil),
+        ]
+        for (verdict, expected) in cases {
+            metrics.agent.probeFinished(target: "api", record: Self.okRecord(pin: verdict))
+            XCTAssertEqual(try render(metrics).samples[#"netvigil_tls_pin_match{target="api"}"#], expected,
+                           verdict ?? "nil")
+        }
+        var untrusted = Self.okRecord(pin: "not_evaluated")
+        untrusted.outcome = .failed
+        untrusted.trustVerdict = "untrusted:chainInvalid"
+        metrics.agent.probeFinished(target: "api", record: untrusted)
+        let e = try render(metrics)
+        XCTAssertEqual(e.samples[#"netvigil_tls_trusted{target="api"}"#], 0)
+        XCTAssertEqual(e.samples[#"netvigil_probe_success{target="api"}"#], 0)
+    }
+
+    func testReachabilityStatusAndOneSeriesPerFlag() throws {
+        let metrics = FeedMetrics()
+        let host = try ReachabilityTarget(parsing: "api.example.test")
+        metrics.agent.reachabilityChanged(ReachabilityEvaluation(
+            target: .default, flags: [.reachable, .isDirect], interface: "eth0", interfaceKind: .ethernet))
+        metrics.agent.reachabilityChanged(ReachabilityEvaluation(target: host, flags: [.reachable, .connectionRequired]))
+        metrics.agent.reachabilityChanged(.unknown(try ReachabilityTarget(parsing: "192.0.2.10")))
+        var e = try render(metrics)
+        XCTAssertEqual(e.samples[#"netvigil_reachability_status{target="default"}"#], 2)
+        XCTAssertEqual(e.samples[#"netvigil_reachability_status{target="api.example.test"}"#], 0)
+        XCTAssertEqual(e.samples[#"netvigil_reachability_status{target="192.0.2.10"}"#], -1)
+        XCTAssertEqual(e.series(named: "netvigil_reachability_flag").count, 3 * ReachabilityFlags.named.count)
+        for (_, name) in ReachabilityFlags.named {
+            XCTAssertEqual(e.samples[#"netvigil_reachability_flag{target="default",flag="\#(name)"}"#],
+                           ["reachable", "isDirect"].contains(name) ? 1 : 0, name)
+            XCTAssertEqual(e.samples[#"netvigil_reachability_flag{target="api.example.test",flag="\#(name)"}"#],
+                           ["reachable", "connectionRequired"].contains(name) ? 1 : 0, name)
+            XCTAssertEqual(e.samples[#"netvigil_reachability_flag{target="192.0.2.10",flag="\#(name)"}"#], 0, name)
+        }
+
+        // A change flips the values in place; a WWAN route is status 1.
+        metrics.agent.reachabilityChanged(ReachabilityEvaluation(target: .default, flags: [.reachable, .isWWAN]))
+        e = try render(metrics)
+        XCTAssertEqual(e.samples[#"netvigil_reachability_status{target="default"}"#], 1)
+        XCTAssertEqual(e.samples[#"netvigil_reachability_flag{target="default",flag="isDirect"}"#], 0)
+        XCTAssertEqual(e.samples[#"netvigil_reachability_flag{target="default",flag="isWWAN"}"#], 1)
+
+        metrics.agent.reachabilityTargetRemoved(host)
+        e = try render(metrics)
+        XCTAssertFalse(e.samples.keys.contains { $0.contains(#"target="api.example.test""#) })
+        XCTAssertEqual(e.samples[#"netvigil_reachability_status{target="default"}"#], 1)
+    }
+
+    func testResyncCounterAlertsAndBuildInfo() throws {
+        let metrics = FeedMetrics(version: "1.2.3")
+        metrics.agent.netlinkResyncs(total: 3)
+        metrics.agent.netlinkResyncs(total: 3)
+        var e = try render(metrics)
+        XCTAssertEqual(e.samples["netvigil_netlink_resyncs_total"], 3)
+        metrics.agent.netlinkResyncs(total: 5)
+        XCTAssertEqual(try render(metrics).samples["netvigil_netlink_resyncs_total"], 5)
+        // A new monitor starts again from 0: the counter restarts (a reset to Prometheus).
+        metrics.agent.netlinkResyncs(total: 1)
+        XCTAssertEqual(try render(metrics).samples["netvigil_netlink_resyncs_total"], 1)
+
+        metrics.agent.alertSent(sink: "pager", kind: "pin_mismatch")
+        metrics.agent.alertSent(sink: "pager", kind: "pin_mismatch")
+        metrics.agent.alertSent(sink: "script", kind: "target_down")
+        metrics.agent.alertsPending(4)
+        metrics.agent.alertsPending(2)
+        e = try render(metrics)
+        XCTAssertEqual(e.samples[#"netvigil_alerts_sent_total{sink="pager",kind="pin_mismatch"}"#], 2)
+        XCTAssertEqual(e.samples[#"netvigil_alerts_sent_total{sink="script",kind="target_down"}"#], 1)
+        XCTAssertEqual(e.samples["netvigil_alerts_pending"], 2)
+        XCTAssertEqual(e.series(named: "netvigil_build_info"), [#"netvigil_build_info{version="1.2.3"}"#: 1])
+    }
+
+    func testEveryCatalogueMetricIsExportedWithHelpAndType() throws {
+        let metrics = FeedMetrics()
+        try Self.feedEverything(metrics.agent)
+        let e = try render(metrics)
+        for description in AgentMetrics.catalogue {
+            XCTAssertEqual(e.help[description.name], description.help, description.name)
+            XCTAssertEqual(e.type[description.name], description.kind.rawValue, description.name)
+            XCTAssertFalse(e.series(named: description.name).isEmpty, description.name)
+        }
+        // Nothing else, and no suffix added by the library (e.g. a second `_total`).
+        XCTAssertEqual(Set(e.type.keys), Set(AgentMetrics.catalogue.map(\.name)))
+        XCTAssertEqual(Set(e.help.keys), Set(AgentMetrics.catalogue.map(\.name)))
+        // Label values are escaped as the text format requires.
+        XCTAssertEqual(e.samples[#"netvigil_probe_success{target="web \"quoted\"\\path"}"#], 0)
+    }
+
+    func testTargetRemovedDropsEveryProbeSeriesOfThatTargetOnly() throws {
+        let metrics = FeedMetrics()
+        metrics.agent.probeFinished(target: "api", record: Self.okRecord())
+        metrics.agent.probeFinished(target: "api", record: Self.skippedRecord())
+        metrics.agent.probeFinished(target: "web", record: Self.okRecord(target: "web"))
+        // A reachability target may carry the same name: it is not a probe series.
+        metrics.agent.reachabilityChanged(ReachabilityEvaluation(
+            target: try ReachabilityTarget(parsing: "api"), flags: [.reachable]))
+        let before = try render(metrics)
+        let apiProbeSeries = before.samples.keys.filter { $0.contains(#"target="api""#) && !$0.hasPrefix("netvigil_reachability") }
+        // success, skipped, 6 phases, status code, trusted, pin, expiry, 3 outcomes
+        XCTAssertEqual(apiProbeSeries.count, 15)
+
+        metrics.agent.targetRemoved("api")
+        let after = try render(metrics)
+        XCTAssertTrue(after.samples.keys.filter { $0.contains(#"target="api""#) && !$0.hasPrefix("netvigil_reachability") }.isEmpty,
+                      "left: \(after.samples.keys.filter { $0.contains(#"target="api""#) })")
+        XCTAssertEqual(after.samples[#"netvigil_reachability_status{target="api"}"#], 2)
+        let webSeries = before.samples.keys.filter { $0.contains(#"target="web""#) }
+        XCTAssertEqual(webSeries.count, 15)
+        for series in webSeries {
+            XCTAssertEqual(after.samples[series], before.samples[series], series)
+        }
+
+        // Probed again after a reload re-added it: the series come back from zero.
+        metrics.agent.probeFinished(target: "api", record: Self.refusedRecord())
+        let again = try render(metrics)
+        XCTAssertEqual(again.samples[#"netvigil_probes_total{target="api",outcome="failed"}"#], 1)
+        XCTAssertEqual(again.samples[#"netvigil_probes_total{target="api",outcome="skipped"}"#], 0)
+    }
+
+    // MARK: - promtool
+
+    /// `promtool check metrics` on a file; nil when promtool is not installed.
+    private func promtoolCheck(_ text: String, in directory: TemporaryDirectory) throws -> ProcessRunner.Result? {
+        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .map { URL(fileURLWithPath: String($0)).appendingPathComponent("promtool") }
+        guard candidates.contains(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else { return nil }
+        let file = try directory.write("metrics.prom", text)
+        return try ProcessRunner.run(["-c", #"exec promtool check metrics < "$1""#, "sh", file],
+                                     executable: URL(fileURLWithPath: "/bin/sh"), timeout: 30)
+    }
+
+    func testPromtoolAcceptsTheExposition() throws {
+        let directory = try TemporaryDirectory()
+        let metrics = FeedMetrics()
+        try Self.feedEverything(metrics.agent)
+        metrics.agent.probeFinished(target: "api", record: Self.skippedRecord())
+        let text = String(decoding: metrics.exposition(), as: UTF8.self)
+        guard let result = try promtoolCheck(text, in: directory) else {
+            throw XCTSkip("promtool is not installed (Debian package `prometheus`); the exposition was not linted")
+        }
+        XCTAssertEqual(result.status, 0, "promtool check metrics rejected the exposition:\n\(result.stdout)\(result.stderr)\n\(text)")
+        XCTAssertEqual(result.stdout + result.stderr, "", "promtool reported problems")
+
+        // The same check rejects what it should, so the assertion above can fail.
+        let bad = "# TYPE netvigil_probes counter\nnetvigil_probes 1\n"
+        let rejected = try XCTUnwrap(try promtoolCheck(bad, in: directory))
+        XCTAssertNotEqual(rejected.status, 0, "promtool accepted a counter without _total and without HELP")
+    }
+
+    // MARK: - GET /metrics
+
+    private func withApp(token: String?, metrics: FeedMetrics?,
+                         _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        let app = buildApplication(
+            configuration: FeedConfiguration(listen: ListenAddress(host: "127.0.0.1", port: 0), token: token.map(Secret.init)),
+            state: FeedState(store: store, metrics: metrics),
+            logger: Logger(label: "test"))
+        try await app.test(.router, body)
+        withExtendedLifetime(directory) {}
+    }
+
+    func testMetricsRouteServesTheRegistryBehindTheToken() async throws {
+        let metrics = FeedMetrics(version: "4.5.6")
+        metrics.agent.probeFinished(target: "api", record: Self.okRecord())
+        try await withApp(token: "s3cret-token", metrics: metrics) { client in
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                XCTAssertEqual(response.status, .unauthorized)
+                XCTAssertEqual(response.headers[.wwwAuthenticate], "Bearer realm=\"netvigil\"")
+                XCTAssertFalse(String(buffer: response.body).contains("netvigil_"))
+            }
+            try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer wrong"]) { response in
+                XCTAssertEqual(response.status, .unauthorized)
+            }
+            try await client.execute(uri: "/metrics", method: .get,
+                                     headers: [.authorization: "Bearer s3cret-token"]) { response in
+                XCTAssertEqual(response.status, .ok)
+                XCTAssertEqual(response.headers[.contentType], "text/plain; version=0.0.4; charset=utf-8")
+                let e = try Exposition(String(buffer: response.body))
+                XCTAssertEqual(e.samples[#"netvigil_build_info{version="4.5.6"}"#], 1)
+                XCTAssertEqual(e.samples[#"netvigil_probe_success{target="api"}"#], 1)
+                XCTAssertEqual(e.help["netvigil_probe_success"], AgentMetrics.catalogue[0].help)
+            }
+            // /healthz stays open.
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                XCTAssertEqual(response.status, .ok)
+            }
+        }
+    }
+
+    func testMetricsRouteWithoutTokenConfiguredAndWithoutMetrics() async throws {
+        let metrics = FeedMetrics()
+        metrics.agent.alertsPending(7)
+        try await withApp(token: nil, metrics: metrics) { client in
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                XCTAssertEqual(response.status, .ok)
+                XCTAssertEqual(try Exposition(String(buffer: response.body)).samples["netvigil_alerts_pending"], 7)
+            }
+        }
+        try await withApp(token: nil, metrics: nil) { client in
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                XCTAssertEqual(response.status, .notFound)
+                XCTAssertEqual(response.headers[.contentType], "application/json")
+            }
+        }
+    }
+}
