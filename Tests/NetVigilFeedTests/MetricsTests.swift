@@ -286,6 +286,35 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(again.samples[#"netvigil_probes_total{target="api",outcome="skipped"}"#], 0)
     }
 
+    func testExpositionIsSortedAndStable() throws {
+        let metrics = FeedMetrics()
+        try Self.feedEverything(metrics.agent)
+        metrics.agent.probeFinished(target: "aaa", record: Self.okRecord(target: "aaa"))
+        let first = String(decoding: metrics.exposition(), as: UTF8.self)
+        XCTAssertEqual(String(decoding: metrics.exposition(), as: UTF8.self), first)
+        let lines = first.split(separator: "\n").map(String.init)
+        let typeNames = lines.filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
+        XCTAssertEqual(typeNames, typeNames.sorted())
+        XCTAssertEqual(typeNames.count, AgentMetrics.catalogue.count)
+        // Each family: HELP, TYPE, then its samples in order.
+        var index = 0
+        while index < lines.count {
+            XCTAssertTrue(lines[index].hasPrefix("# HELP "), lines[index])
+            let name = lines[index].split(separator: " ")[2]
+            XCTAssertEqual(lines[index + 1], "# TYPE \(name) \(lines[index + 1].split(separator: " ")[3])")
+            index += 2
+            var samples: [String] = []
+            while index < lines.count, !lines[index].hasPrefix("#") {
+                XCTAssertTrue(lines[index].hasPrefix(name + " ") || lines[index].hasPrefix(name + "{"), lines[index])
+                samples.append(lines[index])
+                index += 1
+            }
+            XCTAssertFalse(samples.isEmpty, String(name))
+            XCTAssertEqual(samples, samples.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, String(name))
+        }
+        XCTAssertTrue(first.hasSuffix("\n"))
+    }
+
     // MARK: - promtool
 
     /// `promtool check metrics` on a file; nil when promtool is not installed.
