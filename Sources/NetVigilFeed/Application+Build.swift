@@ -46,6 +46,9 @@ func buildRouter(configuration: FeedConfiguration, state: FeedState) -> Router<B
         return try jsonResponse(report)
     }
     addMetricsRoute(to: router, state: state)
+    FeedRoutes.addHistory(to: router, state: state)
+    FeedRoutes.addExport(to: router, state: state)
+    FeedRoutes.addEvents(to: router, state: state)
     return router
 }
 

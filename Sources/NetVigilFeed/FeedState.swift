@@ -11,14 +11,17 @@ public struct FeedState: Sendable {
     public let reachability: ReachabilityMonitor?
     /// What `GET /metrics` serves; nil when the feed runs without metrics (the route answers 404).
     public let metrics: FeedMetrics?
+    /// The daemon's event hub, streamed by `GET /v1/events`; nil when the feed runs without one (the route answers 503).
+    public let events: EventHub?
 
     public init(store: Store, startedAt: Timestamp = .now(), version: String = NetVigilVersion.current,
-                reachability: ReachabilityMonitor? = nil, metrics: FeedMetrics? = nil) {
+                reachability: ReachabilityMonitor? = nil, metrics: FeedMetrics? = nil, events: EventHub? = nil) {
         self.store = store
         self.startedAt = startedAt
         self.version = version
         self.reachability = reachability
         self.metrics = metrics
+        self.events = events
     }
 
     /// Current evaluation of every watched target, `Unknown` before the first evaluation.
