@@ -1,0 +1,37 @@
+import Foundation
+
+/// What the alert engine needs to know about a target besides its probe result: where alerts go and the
+/// pin policy facts an RFC 7469 report carries.
+public struct AlertContext: Sendable, Equatable {
+    /// Configured target name.
+    public var target: String
+    /// The probed URL.
+    public var url: String
+    /// Host name of the URL (RFC 7469 `hostname`).
+    public var host: String
+    /// Port of the URL (RFC 7469 `port`).
+    public var port: Int
+    /// Sink names this target alerts (one outbox row per sink and alert).
+    public var sinks: [String]
+    /// The pins of the policy for this host, as `sha256/BASE64`.
+    public var knownPins: [String]
+    /// Whether the policy's host pattern also covers subdomains (RFC 7469 `include-subdomains`).
+    public var includeSubdomains: Bool
+    /// The policy's host pattern, or the host when no pattern applies (RFC 7469 `noted-hostname`).
+    public var notedHostname: String
+    /// When the pins stop being enforced (RFC 7469 `effective-expiration-date`), nil when they do not expire.
+    public var pinsExpire: Date?
+
+    public init(target: String, url: String, host: String, port: Int, sinks: [String], knownPins: [String] = [],
+                includeSubdomains: Bool = false, notedHostname: String? = nil, pinsExpire: Date? = nil) {
+        self.target = target
+        self.url = url
+        self.host = host
+        self.port = port
+        self.sinks = sinks
+        self.knownPins = knownPins
+        self.includeSubdomains = includeSubdomains
+        self.notedHostname = notedHostname ?? host
+        self.pinsExpire = pinsExpire
+    }
+}

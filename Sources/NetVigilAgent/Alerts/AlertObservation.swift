@@ -1,0 +1,81 @@
+import Foundation
+import NetVigilStore
+
+/// How one probe result counts for one rule.
+enum AlertObservation: Equatable {
+    /// Counts towards firing; `message` says what is wrong, `fingerprint` identifies the report for dedupe.
+    case bad(message: String, fingerprint: String)
+    /// Counts towards resolving.
+    case good
+    /// Counts for nothing (skipped probe, or the rule could not be judged).
+    case neutral
+
+    /// Pin verdicts (`TrustEvaluation.PinVerdict` raw values) that are pin mismatches.
+    static let mismatchVerdicts: Set<String> = ["mismatch", "mismatch_reported"]
+    /// Trust failure kinds that are pin mismatches (covered by `pin_mismatch`).
+    static let pinFailureKinds: Set<String> = ["certificatePinMismatch", "publicKeyPinMismatch"]
+
+    /// Judges `record` for `kind`.
+    static func judge(_ record: ProbeRecord, kind: AlertRuleKind, rule: AlertRule, context: AlertContext,
+                      now: Timestamp) -> AlertObservation {
+        if record.outcome == .skipped { return .neutral }
+        let endpoint = "\(context.host):\(context.port)"
+        switch kind {
+        case .pinMismatch:
+            guard let verdict = record.pinVerdict else { return .neutral }
+            if mismatchVerdicts.contains(verdict) {
+                let reportOnly = verdict == "mismatch_reported"
+                let served = record.servedChain.map(\.spkiPin)
+                var message = "\(reportOnly ? "report-only " : "")pin mismatch on \(endpoint)"
+                message += ": served " + (served.isEmpty ? "no keys" : served.joined(separator: ", "))
+                message += "; known pins " + (context.knownPins.isEmpty ? "none" : context.knownPins.joined(separator: ", "))
+                return .bad(message: message, fingerprint: fingerprint(record, context: context))
+            }
+            // The chain failed before pins were looked at: trust_failure covers it.
+            return verdict == "not_evaluated" ? .neutral : .good
+        case .trustFailure:
+            guard let verdict = record.trustVerdict else { return .neutral }
+            if verdict == "trusted" { return .good }
+            let reason = verdict.hasPrefix("untrusted:") ? String(verdict.dropFirst("untrusted:".count)) : verdict
+            if pinFailureKinds.contains(reason) { return .good }
+            var message = "untrusted certificate on \(endpoint) (\(reason))"
+            if let detail = firstLine(record.errorMessage) { message += ": \(detail)" }
+            return .bad(message: message, fingerprint: fingerprint(record, context: context))
+        case .certExpiring:
+            guard let leaf = record.servedChain.first else { return .neutral }
+            let left = leaf.notAfter.milliseconds - now.milliseconds
+            guard left <= ConfigDuration.milliseconds(rule.within) else { return .good }
+            let message: String
+            if left <= 0 {
+                message = "certificate \(leaf.subject) on \(endpoint) expired at \(leaf.notAfter.rfc3339)"
+            } else {
+                let days = Double(left) / 86_400_000
+                let amount = days >= 1 ? "\(Int(days)) days" : "\(max(1, left / 3_600_000)) hours"
+                message = "certificate \(leaf.subject) on \(endpoint) expires in \(amount) (\(leaf.notAfter.rfc3339))"
+            }
+            return .bad(message: message, fingerprint: leaf.sha256)
+        case .targetDown:
+            switch record.outcome {
+            case .ok: return .good
+            case .skipped: return .neutral
+            case .failed:
+                var message = "\(context.target) is down"
+                if let kind = record.errorKind { message += " (\(kind))" }
+                if let detail = firstLine(record.errorMessage) { message += ": \(detail)" }
+                return .bad(message: message, fingerprint: "down")
+            }
+        }
+    }
+
+    /// Served chain, known pins and verdicts: what makes two reports identical (TrustKit's dedupe key).
+    static func fingerprint(_ record: ProbeRecord, context: AlertContext) -> String {
+        [record.servedChain.map(\.sha256).joined(separator: ","), context.knownPins.joined(separator: ","),
+         record.trustVerdict ?? "", record.pinVerdict ?? ""].joined(separator: "|")
+    }
+
+    static func firstLine(_ text: String?) -> String? {
+        guard let line = text?.split(whereSeparator: \.isNewline).first else { return nil }
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : String(trimmed.prefix(300))
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import NetVigilHTTP
+import NetVigilStore
+import NetVigilTrust
+
+extension WebhookSink {
+    /// POSTs the row's payload through netvigil's request stack (system trust roots, no redirects) with
+    /// `Content-Type: application/json` and `Idempotency-Key`; acknowledged only by a 2xx status.
+    func deliver(_ row: AlertRecord, prober: HTTPProber, trustStore: TrustStore) async throws(AlertDeliveryError) {
+        var headers: [(name: String, value: String)] = [("Content-Type", "application/json"), ("Idempotency-Key", row.idempotencyKey)]
+        headers += self.headers.map { ($0.name, $0.value) }
+        let request: ProbeRequest
+        do {
+            request = try RequestSerializer(version: NetVigilVersion.current)
+                .request(method: .POST, url: url.absoluteString, headers: headers, jsonBody: row.payloadJSON)
+        } catch {
+            throw AlertDeliveryError("cannot build the webhook request: \(error)")
+        }
+        let seconds = Double(ConfigDuration.milliseconds(timeout)) / 1_000
+        let configuration = ProbeConfiguration(trustStore: trustStore, timeout: seconds, connectTimeout: min(5, seconds),
+                                               maxBodyBytes: 1 << 20, maxRedirects: 0)
+        let result = await prober.probe(request, configuration: configuration)
+        guard result.outcome != .ok else { return }
+        if let status = result.status, result.error?.kind == .status {
+            throw AlertDeliveryError("webhook answered HTTP \(status)")
+        }
+        throw AlertDeliveryError("webhook failed: \(result.error?.message ?? "unknown error")")
+    }
+}
+
+extension ExecSink {
+    /// The `NETVIGIL_*` variables an exec sink gets for one row (besides the daemon's own environment).
+    static func environment(for row: AlertRecord) -> [String: String] {
+        let object = (try? JSONSerialization.jsonObject(with: Data(row.payloadJSON.utf8))) as? [String: Any] ?? [:]
+        func field(_ key: String) -> String? { object[key] as? String }
+        return [
+            "NETVIGIL_KIND": field("kind") ?? row.kind,
+            "NETVIGIL_STATE": field("state") ?? "firing",
+            "NETVIGIL_TARGET": field("target") ?? row.target,
+            "NETVIGIL_URL": field("url") ?? "",
+            "NETVIGIL_TIME": field("time") ?? row.time.rfc3339,
+            "NETVIGIL_MESSAGE": field("message") ?? "",
+            "NETVIGIL_IDEMPOTENCY_KEY": row.idempotencyKey,
+        ]
+    }
+
+    /// Runs the command with the payload on stdin; acknowledged only by exit status 0 within the timeout.
+    func deliver(_ row: AlertRecord) async throws(AlertDeliveryError) {
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("NETVIGIL_") }
+            .merging(Self.environment(for: row)) { _, new in new }
+        let executable = self.executable
+        let arguments = command
+        let timeout = self.timeout
+        let input = Array(row.payloadJSON.utf8) + [0x0a]
+        let result: Result<ChildProcess.Outcome, AlertDeliveryError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                do throws(AlertDeliveryError) {
+                    continuation.resume(returning: .success(try ChildProcess.run(
+                        executable: executable, arguments: arguments, environment: environment, input: input, timeout: timeout)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        let outcome = try result.get()
+        if outcome.exitCode == 0 { return }
+        var message: String
+        if outcome.timedOut {
+            message = "\(executable) killed after \(ConfigDuration.format(timeout))"
+        } else if let code = outcome.exitCode {
+            message = "\(executable) exited with status \(code)"
+        } else {
+            message = "\(executable) ended by signal \(outcome.signal ?? 0)"
+        }
+        let output = outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !output.isEmpty { message += ": " + output.split(whereSeparator: \.isNewline).prefix(3).joined(separator: " / ") }
+        throw AlertDeliveryError(String(message.prefix(1_000)))
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+
+/// One alert destination (`alerts.sinks[]`): a webhook or a command.
+public struct AlertSink: Sendable, Equatable, CustomStringConvertible {
+    /// How the sink delivers.
+    public enum Kind: Sendable, Equatable {
+        case webhook(WebhookSink)
+        case exec(ExecSink)
+    }
+
+    static let allowedKeys = ["name", "webhook", "exec"]
+
+    /// Unique name targets refer to (`alerts: [pager]`); letters, digits, `_`, `-`, `.`.
+    public var name: String
+    public var kind: Kind
+
+    public init(name: String, kind: Kind) {
+        self.name = name
+        self.kind = kind
+    }
+
+    /// The delivery timeout.
+    public var timeout: Duration {
+        switch kind {
+        case .webhook(let webhook): webhook.timeout
+        case .exec(let exec): exec.timeout
+        }
+    }
+
+    /// `pager (webhook http://...)`; header values are not shown.
+    public var description: String {
+        switch kind {
+        case .webhook(let webhook): "\(name) (\(webhook))"
+        case .exec(let exec): "\(name) (\(exec))"
+        }
+    }
+
+    /// Reads one list item.
+    init(reading value: ConfigValue) throws {
+        let mapping = try value.mapping(allowedKeys: Self.allowedKeys)
+        let nameValue = try mapping.required("name")
+        let name = try nameValue.nonEmptyString()
+        guard name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_-.".unicodeScalars.contains($0)) }) else {
+            throw nameValue.error("sink names may use letters, digits, _, - and . only, got \"\(name)\"")
+        }
+        self.name = name
+        let webhook = mapping["webhook"]
+        let exec = mapping["exec"]
+        switch (webhook, exec) {
+        case (let webhook?, nil):
+            kind = .webhook(try WebhookSink(reading: webhook.mapping(allowedKeys: WebhookSink.allowedKeys)))
+        case (nil, let exec?):
+            kind = .exec(try ExecSink(reading: exec.mapping(allowedKeys: ExecSink.allowedKeys)))
+        case (_?, let exec?):
+            throw exec.error("a sink is either webhook or exec, not both")
+        case (nil, nil):
+            throw mapping.owner.error("sink \"\(name)\" needs webhook: {url: ...} or exec: {command: [...]}")
+        }
+    }
+}
+
+/// An HTTP header sent by a webhook sink. Its value is never printed when the name looks like a credential.
+public struct AlertHeader: Sendable, Equatable, CustomStringConvertible {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// True for names such as `Authorization`, `X-Api-Key`, `X-Auth-Token`, `Cookie`.
+    public var isSensitive: Bool {
+        let lower = name.lowercased()
+        return ["auth", "token", "key", "secret", "password", "passwd", "cookie", "session", "signature", "credential"]
+            .contains { lower.contains($0) }
+    }
+
+    /// `Name: value`, or `Name: <redacted>` for sensitive names.
+    public var description: String { "\(name): \(isSensitive ? "<redacted>" : value)" }
+}
+
+/// `webhook:` — POST the alert JSON to a URL.
+public struct WebhookSink: Sendable, Equatable, CustomStringConvertible {
+    static let allowedKeys = ["url", "timeout", "headers"]
+
+    /// http or https URL.
+    public var url: URL
+    /// The whole request (default 10 s).
+    public var timeout: Duration
+    /// Extra headers, in order.
+    public var headers: [AlertHeader]
+
+    public init(url: URL, timeout: Duration = .seconds(10), headers: [AlertHeader] = []) {
+        self.url = url
+        self.timeout = timeout
+        self.headers = headers
+    }
+
+    /// `webhook http://host/path`; the URL's user info and query are not shown.
+    public var description: String {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.user = nil
+        components?.password = nil
+        if components?.query != nil { components?.query = "…" }
+        return "webhook \(components?.string ?? "?")"
+    }
+
+    init(reading mapping: ConfigMapping) throws {
+        let urlValue = try mapping.required("url")
+        let text = try urlValue.nonEmptyString()
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty else {
+            throw urlValue.error("expected an http:// or https:// URL, got \"\(text)\"")
+        }
+        self.url = url
+        timeout = .seconds(10)
+        headers = []
+        if let value = mapping["timeout"] { timeout = try value.duration(minimum: .milliseconds(100)) }
+        if let value = mapping["headers"] {
+            guard case .mapping(let node) = value.node else {
+                throw value.error("expected a mapping of header names to values, got \(value.shortDescription)")
+            }
+            for (keyNode, valueNode) in node {
+                let key = ConfigValue(node: keyNode, path: value.path, file: value.file)
+                let name = try key.nonEmptyString()
+                let entry = ConfigValue(node: valueNode, path: "\(value.path).\(name)", file: value.file)
+                let headerValue = try entry.string()
+                guard name.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 32 && $0 != ":" }) else {
+                    throw key.error("invalid header name \"\(name)\"")
+                }
+                guard !headerValue.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+                    throw entry.error("header values must not contain line breaks")
+                }
+                let reserved = ["content-type", "content-length", "idempotency-key", "host", "connection"]
+                guard !reserved.contains(name.lowercased()) else {
+                    throw key.error("\(name) is set by netvigil and cannot be configured")
+                }
+                headers.append(AlertHeader(name: name, value: headerValue))
+            }
+        }
+    }
+}
+
+/// `exec:` — run a command with the alert JSON on stdin and `NETVIGIL_*` environment variables.
+public struct ExecSink: Sendable, Equatable, CustomStringConvertible {
+    static let allowedKeys = ["command", "timeout"]
+
+    /// The program as configured and its arguments.
+    public var command: [String]
+    /// Absolute path of the program (found in PATH when configured without a slash).
+    public var executable: String
+    /// Killed after this long (default 30 s).
+    public var timeout: Duration
+
+    public init(command: [String], executable: String, timeout: Duration = .seconds(30)) {
+        self.command = command
+        self.executable = executable
+        self.timeout = timeout
+    }
+
+    /// `exec /path/to/program` (arguments are not shown).
+    public var description: String { "exec \(executable)" }
+
+    init(reading mapping: ConfigMapping) throws {
+        let commandValue = try mapping.required("command")
+        let items = try commandValue.sequence()
+        guard let first = items.first else {
+            throw commandValue.error("expected a non-empty list: [program, arguments...]")
+        }
+        command = try items.map { try $0.string() }
+        let program = try first.nonEmptyString()
+        guard let executable = Self.resolve(program) else {
+            if program.contains("/") {
+                throw first.error(program.hasPrefix("/")
+                    ? "\(program) does not exist or is not executable"
+                    : "use an absolute path or a program name found in PATH, got \"\(program)\"")
+            }
+            throw first.error("\(program) was not found in PATH")
+        }
+        self.executable = executable
+        timeout = .seconds(30)
+        if let value = mapping["timeout"] { timeout = try value.duration(minimum: .milliseconds(100)) }
+    }
+
+    /// The absolute path of an executable: `program` itself when absolute, else the first match in PATH.
+    static func resolve(_ program: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+        let manager = FileManager.default
+        func isExecutableFile(_ candidate: String) -> Bool {
+            var isDirectory: ObjCBool = false
+            return manager.fileExists(atPath: candidate, isDirectory: &isDirectory) && !isDirectory.boolValue
+                && manager.isExecutableFile(atPath: candidate)
+        }
+        if program.hasPrefix("/") { return isExecutableFile(program) ? program : nil }
+        if program.contains("/") { return nil }
+        let directories = (path ?? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin").split(separator: ":")
+        for directory in directories where directory.hasPrefix("/") {
+            let candidate = "\(directory)/\(program)"
+            if isExecutableFile(candidate) { return candidate }
+        }
+        return nil
+    }
+}
