@@ -42,7 +42,9 @@ func buildRouter(configuration: FeedConfiguration, state: FeedState) -> Router<B
             startedAt: state.startedAt,
             uptimeSeconds: Double(now.milliseconds - state.startedAt.milliseconds) / 1_000,
             store: try await state.store.statistics(),
-            reachability: await state.reachabilitySnapshot())
+            reachability: await state.reachabilitySnapshot(),
+            captivePortal: state.portal?.verdict,
+            targets: state.targetSnapshots(now: now))
         return try jsonResponse(report)
     }
     addMetricsRoute(to: router, state: state)

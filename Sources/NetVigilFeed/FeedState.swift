@@ -13,15 +13,32 @@ public struct FeedState: Sendable {
     public let metrics: FeedMetrics?
     /// The daemon's event hub, streamed by `GET /v1/events`; nil when the feed runs without one (the route answers 503).
     public let events: EventHub?
+    /// Probe targets' in-memory state; nil when the feed runs without a scheduler.
+    public let targets: TargetStates?
+    /// The alert rules' state (firing alerts); nil without alerting.
+    public let alerts: AlertEngine?
+    /// The captive-portal check; nil when the feed runs without one.
+    public let portal: CaptivePortalChecker?
 
     public init(store: Store, startedAt: Timestamp = .now(), version: String = NetVigilVersion.current,
-                reachability: ReachabilityMonitor? = nil, metrics: FeedMetrics? = nil, events: EventHub? = nil) {
+                reachability: ReachabilityMonitor? = nil, metrics: FeedMetrics? = nil, events: EventHub? = nil,
+                targets: TargetStates? = nil, alerts: AlertEngine? = nil, portal: CaptivePortalChecker? = nil) {
         self.store = store
         self.startedAt = startedAt
         self.version = version
         self.reachability = reachability
         self.metrics = metrics
         self.events = events
+        self.targets = targets
+        self.alerts = alerts
+        self.portal = portal
+    }
+
+    /// Every probe target with its firing alerts, in configuration order.
+    func targetSnapshots(now: Timestamp = .now()) -> [TargetSnapshot] {
+        guard let targets else { return [] }
+        let firing = Dictionary(grouping: alerts?.firing() ?? [], by: \.target)
+        return targets.snapshots(now: now, firing: firing)
     }
 
     /// Current evaluation of every watched target, `Unknown` before the first evaluation.

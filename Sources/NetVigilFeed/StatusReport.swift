@@ -1,3 +1,4 @@
+import NetVigilAgent
 import NetVigilReachability
 import NetVigilStore
 
@@ -9,6 +10,10 @@ public struct StatusReport: Sendable, Codable {
     public var store: StoreStatistics
     /// `default` and each configured reachability target, as `netvigil reachability --json` prints them.
     public var reachability: [ReachabilityEvaluation]
+    /// The captive-portal check's verdict (`portal` means `default` is NotReachable with interventionRequired).
+    public var captivePortal: CaptivePortalChecker.Verdict?
+    /// Every probe target: last result, failure streak, firing alerts, uptime ratios.
+    public var targets: [TargetSnapshot]
 
     enum CodingKeys: String, CodingKey {
         case version
@@ -16,5 +21,7 @@ public struct StatusReport: Sendable, Codable {
         case uptimeSeconds = "uptime_seconds"
         case store
         case reachability
+        case targets
+        case captivePortal = "captive_portal"
     }
 }

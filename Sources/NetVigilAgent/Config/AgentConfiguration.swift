@@ -10,10 +10,11 @@ public struct AgentConfiguration: Sendable {
     public var scheduler: SchedulerSection
     public var tlsPolicies: TLSPoliciesSection
     public var targets: TargetsSection
+    public var alerts: AlertsSection
 
     /// Top-level keys accepted in the document.
     static let sectionKeys = [StorageSection.key, FeedSection.key, LogSection.key, ReachabilitySection.key, SchedulerSection.key,
-                             TLSPoliciesSection.key, TargetsSection.key]
+                             TLSPoliciesSection.key, TargetsSection.key, AlertsSection.key]
 
     /// The defaults (also what the embedded configuration yields).
     public init() {
@@ -24,6 +25,7 @@ public struct AgentConfiguration: Sendable {
         scheduler = SchedulerSection()
         tlsPolicies = TLSPoliciesSection()
         targets = TargetsSection()
+        alerts = AlertsSection()
     }
 
     /// Parses a YAML document; `file` is used in error messages.
@@ -43,8 +45,9 @@ public struct AgentConfiguration: Sendable {
         reachability = try .read(from: root)
         scheduler = try .read(from: root)
         if let value = root[TLSPoliciesSection.key] { tlsPolicies = try TLSPoliciesSection(reading: value) }
+        alerts = try .read(from: root)
         if let value = root[TargetsSection.key] {
-            targets = try TargetsSection(reading: value, policies: tlsPolicies, sinkNames: [])
+            targets = try TargetsSection(reading: value, policies: tlsPolicies, sinkNames: alerts.sinkNames)
         }
     }
 

@@ -25,6 +25,9 @@ public struct ProbeTarget: Sendable {
     public var alertSinks: [String]
     /// Whether `alerts:` was given explicitly (an empty list silences the target).
     public var alertSinksExplicit: Bool
+    /// Identifies the effective settings (the target's YAML, the policies and the loaded pins, certificates and
+    /// anchors): a reload restarts a target only when this changes.
+    public var fingerprint: String
 
     /// The policy that applies to the target's own host, and the pattern that selected it (nil: default policy).
     public var hostPolicy: (policy: SecurityPolicy, pattern: HostPattern?) {
@@ -36,6 +39,9 @@ public struct ProbeTarget: Sendable {
     public var reachabilityTarget: ReachabilityTarget? {
         try? ReachabilityTarget(parsing: host)
     }
+
+    /// Whether a reloaded target can keep running as it is.
+    public func isEquivalent(to other: ProbeTarget) -> Bool { fingerprint == other.fingerprint }
 
     /// Whether the target uses TLS.
     public var isTLS: Bool { request.url.scheme?.lowercased() == "https" }

@@ -2,6 +2,7 @@ import Foundation
 import NetVigilHTTP
 import NIOHTTP1
 import NetVigilTrust
+import Yams
 
 /// `targets:` — the endpoints probed periodically.
 ///
@@ -214,7 +215,22 @@ public struct TargetsSection: Sendable {
             maxRedirects: maxRedirects, addressFamily: family, tls: tls.tls, responseSerializer: serializer,
             expectations: expectations)
         return ProbeTarget(name: name, url: urlText, host: host, port: port, interval: interval, timeout: timeout,
-                           request: request, configuration: configuration, alertSinks: sinks, alertSinksExplicit: explicit)
+                           request: request, configuration: configuration, alertSinks: sinks, alertSinksExplicit: explicit,
+                           fingerprint: fingerprint(item, policies: policySet, trustStore: trustStore))
+    }
+
+    /// The target's YAML plus what files contributed (pins, pinned certificates, anchors).
+    private static func fingerprint(_ item: ConfigValue, policies: PolicySet, trustStore: TrustStore) -> String {
+        var parts = [(try? Yams.serialize(node: item.node)) ?? item.path]
+        func describe(_ policy: SecurityPolicy) -> String {
+            "\(policy.pinning.rawValue) \(policy.allowInvalidCertificates) \(policy.validatesDomainName) \(policy.reportOnly) "
+                + "\(policy.pinsExpire?.timeIntervalSince1970 ?? 0) \(policy.configuredPins.map(\.description)) "
+                + "\(policy.pinnedCertificates.map(\.sha256Fingerprint))"
+        }
+        parts.append(describe(policies.defaultPolicy))
+        for entry in policies.entries { parts.append("\(entry.pattern) \(describe(entry.policy))") }
+        parts.append("\(trustStore.usesSystemRoots) \(trustStore.anchors.map(\.sha256Fingerprint))")
+        return parts.joined(separator: "\n")
     }
 
     /// `basic_auth: { user, password | password_file }` → the Authorization value (never logged).

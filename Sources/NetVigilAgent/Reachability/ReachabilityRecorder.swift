@@ -13,15 +13,17 @@ public struct ReachabilityRecorder: Service {
     private let logger: Logger
     private let retryInterval: Duration
     private let metrics: AgentMetrics?
+    private let events: EventHub?
 
     /// - Parameter metrics: updated with every change (reachability series and the netlink resync total).
     public init(monitor: ReachabilityMonitor, writer: StoreWriter, logger: Logger, retryInterval: Duration = .seconds(5),
-                metrics: AgentMetrics? = nil) {
+                metrics: AgentMetrics? = nil, events: EventHub? = nil) {
         self.monitor = monitor
         self.writer = writer
         self.logger = logger
         self.retryInterval = retryInterval
         self.metrics = metrics
+        self.events = events
     }
 
     public func run() async throws {
@@ -55,7 +57,9 @@ public struct ReachabilityRecorder: Service {
                 "target": "\(evaluation.target)", "status": "\(evaluation.status.name)",
                 "flags": "\(evaluation.flags.names.joined(separator: ","))", "interface": "\(evaluation.interface ?? "-")",
             ])
-            writer.submit(WriteBatch(reachabilityEvents: [evaluation.record]))
+            let record = evaluation.record
+            writer.submit(WriteBatch(reachabilityEvents: [record]))
+            events?.publish(.reachability(record))
             if let metrics {
                 metrics.reachabilityChanged(evaluation)
                 metrics.netlinkResyncs(total: await monitor.resyncCount)

@@ -3,15 +3,17 @@ import Foundation
 import Logging
 import NetVigilAgent
 import NetVigilFeed
+import NetVigilHTTP
 import NetVigilReachability
 import NetVigilStore
 import ServiceLifecycle
 
-/// `netvigil run`: the daemon. Store writer, retention, reachability recorder and feed are services of one `ServiceGroup`.
+/// `netvigil run`: the daemon. Store writer, retention, reachability recorder, probe scheduler, alert dispatcher
+/// and feed are services of one `ServiceGroup`; SIGHUP reloads the configuration.
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run the monitoring daemon (stops cleanly on SIGTERM or SIGINT).")
+        abstract: "Run the monitoring daemon (stops cleanly on SIGTERM or SIGINT, reloads on SIGHUP).")
 
     @Option(name: .long, help: "YAML configuration file (default: the built-in configuration).")
     var config: String?
@@ -28,6 +30,9 @@ struct RunCommand: AsyncParsableCommand {
             } catch let error as StoreError {
                 throw CLIFailure(error.kind == .io ? .ioError : .dataError, "storage: \(error)")
             }
+            let metrics = FeedMetrics()
+            let events = EventHub()
+            let states = TargetStates()
             let writer = StoreWriter(store: store, logger: Logger(label: "netvigil.store"))
             let retention = RetentionService(store: store, retention: configuration.storage.retention,
                                              logger: Logger(label: "netvigil.retention"))
@@ -35,22 +40,71 @@ struct RunCommand: AsyncParsableCommand {
                 targets: configuration.reachability.targets,
                 options: .init(hostResolveInterval: configuration.reachability.resolveInterval),
                 logger: Logger(label: "netvigil.reachability"))
-            let reachability = ReachabilityRecorder(monitor: monitor, writer: writer, logger: Logger(label: "netvigil.reachability"))
+            // Probe targets' hosts are watched too: a probe of an unreachable host is skipped, not failed.
+            await monitor.add(configuration.targets.targets.compactMap(\.reachabilityTarget))
+            let reachability = ReachabilityRecorder(monitor: monitor, writer: writer, logger: Logger(label: "netvigil.reachability"),
+                                                    metrics: metrics.agent, events: events)
+            let alerts = AlertEngine(rules: configuration.alerts.rules, logger: Logger(label: "netvigil.alerts"))
+            do {
+                let restored = try await alerts.restore(from: store)
+                if restored > 0 { logger.info("alert state restored", metadata: ["firing": "\(restored)"]) }
+            } catch {
+                logger.error("cannot restore alert state; firing alerts may be sent again", metadata: ["error": "\(error)"])
+            }
+            let dispatcher = AlertDispatcher(store: store, configuration: configuration.alerts,
+                                             logger: Logger(label: "netvigil.alerts"), metrics: metrics.agent)
+            let pipeline = ProbePipeline(
+                prober: HTTPProber(), writer: writer, states: states, events: events, alerts: alerts,
+                metrics: metrics.agent, reachability: monitor, alertsCommitted: { dispatcher.wake() },
+                logger: Logger(label: "netvigil.probe"))
+            let scheduler = ProbeScheduler(targets: configuration.targets.targets, concurrency: configuration.scheduler.concurrency,
+                                           pipeline: pipeline, logger: Logger(label: "netvigil.scheduler"))
+            let portal = CaptivePortalChecker(monitor: monitor, settings: configuration.reachability.captivePortal,
+                                              logger: Logger(label: "netvigil.portal"))
+            Task {
+                // Uptime ratios survive restarts: seed them from the last 7 days of history.
+                if let counts = try? await store.outcomeCounts(since: Timestamp(milliseconds: Timestamp.now().milliseconds - 7 * 86_400_000)) {
+                    states.seed(counts)
+                }
+            }
+            let reloader = ConfigReloader(path: config, logger: Logger(label: "netvigil.config")) { reloaded in
+                LogBootstrap.level = reloaded.log.level
+                alerts.update(rules: reloaded.alerts.rules)
+                dispatcher.update(configuration: reloaded.alerts)
+                await monitor.add(reloaded.reachability.targets)
+                await portal.update(settings: reloaded.reachability.captivePortal)
+                let change = await scheduler.update(targets: reloaded.targets.targets)
+                var unchangeable: [String] = []
+                if reloaded.storage != configuration.storage { unchangeable.append("storage") }
+                if reloaded.feed != configuration.feed { unchangeable.append("feed") }
+                return ConfigReloader.Summary(added: change.added, changed: change.changed, removed: change.removed,
+                                              needsRestart: unchangeable)
+            }
+            // Type=notify: READY=1 once the feed listens and the watcher runs, WATCHDOG=1, STOPPING=1 (no-op outside systemd).
+            let systemd = SystemdNotifyService(logger: Logger(label: "netvigil.systemd"), watcherIsUp: { await monitor.isRunning })
             let feedLogger = Logger(label: "netvigil.feed")
             let feed = buildApplication(
                 configuration: FeedConfiguration(configuration.feed),
-                state: FeedState(store: store, reachability: monitor),
+                state: FeedState(store: store, reachability: monitor, metrics: metrics, events: events, targets: states,
+                                 alerts: alerts, portal: portal),
                 logger: feedLogger,
                 onServerRunning: { address in
                     feedLogger.info("feed listening", metadata: ["address": "\(address)"])
+                    systemd.feedIsListening(at: address)
                 })
             var groupConfiguration = ServiceGroupConfiguration(
                 services: [
                     // The writer is first so it stops last: everything producers submit is flushed.
                     .init(service: writer),
                     .init(service: retention),
+                    .init(service: dispatcher),
                     .init(service: reachability),
+                    .init(service: portal),
+                    .init(service: scheduler),
+                    .init(service: reloader),
                     .init(service: feed),
+                    // Last, so it stops first: STOPPING=1 goes out as soon as shutdown begins.
+                    .init(service: systemd),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger)
@@ -58,12 +112,15 @@ struct RunCommand: AsyncParsableCommand {
             let group = ServiceGroup(configuration: groupConfiguration)
             logger.info("netvigil starting", metadata: [
                 "version": "\(NetVigilVersion.current)", "store": "\(store.path)", "feed": "\(configuration.feed.listen)",
+                "targets": "\(configuration.targets.targets.count)",
             ])
             do {
                 try await group.run()
             } catch {
+                events.finish()
                 throw CLIFailure(.software, "daemon stopped: \(error)")
             }
+            events.finish()
             logger.info("netvigil stopped")
         }
     }

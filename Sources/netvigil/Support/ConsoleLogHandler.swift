@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// One line per event on stderr: `TIME LEVEL [label] message key=value`, no colours.
 ///
@@ -7,13 +8,18 @@ import Logging
 /// `<N>` syslog priority prefix so `journalctl -p` filters work.
 struct ConsoleLogHandler: LogHandler {
     let label: String
-    var logLevel: Logger.Level
+    /// Set only when code changes one logger's level; otherwise the process-wide level (changed by a reload).
+    private var levelOverride: Logger.Level?
+    var logLevel: Logger.Level {
+        get { levelOverride ?? LogBootstrap.level }
+        set { levelOverride = newValue }
+    }
     var metadata: Logger.Metadata = [:]
     let journald: Bool
 
-    init(label: String, level: Logger.Level, journald: Bool = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil) {
+    init(label: String, level: Logger.Level?, journald: Bool = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil) {
         self.label = label
-        self.logLevel = level
+        self.levelOverride = level
         self.journald = journald
     }
 
@@ -64,13 +70,21 @@ struct ConsoleLogHandler: LogHandler {
     }
 }
 
-/// Installs the console handler once per process.
+/// Installs the console handler once per process and holds the process-wide level (a reload may change it).
 enum LogBootstrap {
     nonisolated(unsafe) private static var bootstrapped = false
+    private static let current = Mutex(Logger.Level.info)
+
+    /// The level of every logger made by the console handler.
+    static var level: Logger.Level {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
+    }
 
     static func bootstrap(level: Logger.Level) {
+        self.level = level
         guard !bootstrapped else { return }
         bootstrapped = true
-        LoggingSystem.bootstrap { label in ConsoleLogHandler(label: label, level: level) }
+        LoggingSystem.bootstrap { label in ConsoleLogHandler(label: label, level: nil) }
     }
 }

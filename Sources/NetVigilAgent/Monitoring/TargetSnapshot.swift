@@ -1,0 +1,83 @@
+import NetVigilStore
+
+/// One probe target as `/v1/status` and `netvigil status` show it.
+public struct TargetSnapshot: Sendable, Codable, Equatable {
+    /// `pending` (not probed yet), `up`, `down` or `skipped` (host not reachable).
+    public enum Status: String, Sendable, Codable {
+        case pending, up, down, skipped
+    }
+
+    /// Share of successful probes (skipped ones excluded); nil without results in the window.
+    public struct Uptime: Sendable, Codable, Equatable {
+        public var lastHour: Double?
+        public var lastDay: Double?
+        public var lastWeek: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case lastHour = "1h", lastDay = "24h", lastWeek = "7d"
+        }
+    }
+
+    /// The last result, summarised.
+    public struct LastResult: Sendable, Codable, Equatable {
+        public var time: Timestamp
+        public var outcome: ProbeOutcome
+        public var errorKind: String?
+        public var errorMessage: String?
+        public var httpStatus: Int?
+        public var timings: PhaseTimings
+        public var tlsVersion: String?
+        public var trustVerdict: String?
+        public var pinVerdict: String?
+        public var reachabilityStatus: String?
+        public var resolvedAddress: String?
+        /// Earliest `notAfter` of the served chain.
+        public var certificateExpiry: Timestamp?
+        /// Whole days from the result to `certificateExpiry` (negative when expired).
+        public var certificateDaysLeft: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case time, outcome, timings
+            case errorKind = "error_kind", errorMessage = "error_message", httpStatus = "http_status"
+            case tlsVersion = "tls_version", trustVerdict = "trust_verdict", pinVerdict = "pin_verdict"
+            case reachabilityStatus = "reachability_status", resolvedAddress = "resolved_address"
+            case certificateExpiry = "certificate_expiry", certificateDaysLeft = "certificate_days_left"
+        }
+    }
+
+    public var name: String
+    public var url: String
+    public var intervalSeconds: Double
+    public var status: Status
+    public var lastResult: LastResult?
+    /// Time of the last result that was not skipped.
+    public var lastProbeAt: Timestamp?
+    public var consecutiveFailures: Int
+    public var firingAlerts: [FiringAlert]
+    public var uptime: Uptime
+
+    enum CodingKeys: String, CodingKey {
+        case name, url, status, uptime
+        case intervalSeconds = "interval_seconds", lastResult = "last_result", lastProbeAt = "last_probe_at"
+        case consecutiveFailures = "consecutive_failures", firingAlerts = "firing_alerts"
+    }
+}
+
+extension TargetSnapshot.LastResult {
+    /// Summarises a stored result.
+    init(_ record: ProbeRecord) {
+        time = record.time
+        outcome = record.outcome
+        errorKind = record.errorKind
+        errorMessage = record.errorMessage
+        httpStatus = record.httpStatus
+        timings = record.timings
+        tlsVersion = record.tlsVersion
+        trustVerdict = record.trustVerdict
+        pinVerdict = record.pinVerdict
+        reachabilityStatus = record.reachabilityStatus
+        resolvedAddress = record.resolvedAddress
+        certificateExpiry = record.servedChain.map(\.notAfter).min()
+        certificateDaysLeft = certificateExpiry.map { Int(($0.milliseconds - record.time.milliseconds) / 86_400_000) }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Logging
+import NetVigilHTTP
+import NetVigilReachability
+import NetVigilStore
+import ServiceLifecycle
+import Synchronization
+
+/// The captive-portal check (NetworkManager connectivity check / Android `generate_204`): a plain request whose
+/// expected answer only a free network gives. Any other answer sets `interventionRequired` on `default`, which
+/// the AFNetworking formula maps to NotReachable; the feed shows it as `portal`.
+public final class CaptivePortalChecker: Service, Sendable {
+    /// The latest verdict.
+    public struct Verdict: Sendable, Codable, Equatable {
+        /// `free`, `portal` or `unknown` (no check yet, or the check itself failed to connect).
+        public var state: String
+        public var checkedAt: Timestamp?
+        public var url: String?
+        /// The status the check got, nil when it did not get one.
+        public var httpStatus: Int?
+        public var message: String?
+
+        enum CodingKeys: String, CodingKey {
+            case state, url, message
+            case checkedAt = "checked_at", httpStatus = "http_status"
+        }
+    }
+
+    private struct State {
+        var settings: CaptivePortalSettings?
+        var verdict = Verdict(state: "unknown")
+        var generation = 0
+    }
+
+    private let monitor: ReachabilityMonitor
+    private let prober: HTTPProber
+    private let logger: Logger
+    private let state: Mutex<State>
+    private let waker = Waker()
+
+    public init(monitor: ReachabilityMonitor, settings: CaptivePortalSettings?, prober: HTTPProber = HTTPProber(), logger: Logger) {
+        self.monitor = monitor
+        self.prober = prober
+        self.logger = logger
+        self.state = Mutex(State(settings: settings))
+    }
+
+    /// The latest verdict.
+    public var verdict: Verdict { state.withLock { $0.verdict } }
+
+    /// Applies reloaded settings (nil turns the check off and clears `interventionRequired`).
+    public func update(settings: CaptivePortalSettings?) async {
+        let changed = state.withLock { state -> Bool in
+            guard state.settings != settings else { return false }
+            state.settings = settings
+            state.generation += 1
+            if settings == nil { state.verdict = Verdict(state: "unknown") }
+            return true
+        }
+        guard changed else { return }
+        if settings == nil { await monitor.setInterventionRequired(false, for: .default) }
+        waker.wake()
+    }
+
+    public func run() async throws {
+        let defaultChanges = await monitor.changes(for: .default)
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { group in
+                // A change of the default route (new network) triggers a check at once.
+                group.addTask {
+                    var lastInterface: String?? = .none
+                    for await evaluation in defaultChanges {
+                        if lastInterface != .some(evaluation.interface) {
+                            lastInterface = .some(evaluation.interface)
+                            self.waker.wake()
+                        }
+                    }
+                }
+                while !Task.isCancelled, !Task.isShuttingDownGracefully {
+                    let settings = state.withLock { $0.settings }
+                    guard let settings else {
+                        _ = await waker.sleep(until: .now + .seconds(3_600))
+                        continue
+                    }
+                    await check(settings)
+                    _ = await waker.sleep(until: .now + settings.interval)
+                }
+                group.cancelAll()
+            }
+        } onGracefulShutdown: {
+            self.waker.wake()
+        }
+    }
+
+    /// Runs the check once and applies the verdict.
+    @discardableResult
+    public func check(_ settings: CaptivePortalSettings) async -> Verdict {
+        var verdict = Verdict(state: "unknown", checkedAt: .now(), url: settings.url)
+        do {
+            let request = try RequestSerializer(version: NetVigilVersion.current).request(method: .GET, url: settings.url)
+            var configuration = ProbeConfiguration(trustStore: try SystemTrustStoreCache.shared(),
+                                                   timeout: Self.seconds(settings.timeout),
+                                                   connectTimeout: min(5, Self.seconds(settings.timeout)), maxRedirects: 0)
+            configuration.responseSerializer.acceptableStatusCodes = Set(100...599)
+            let result = await prober.probe(request, configuration: configuration)
+            if let status = result.status {
+                verdict.httpStatus = status
+                verdict.state = status == settings.expectStatus ? "free" : "portal"
+                verdict.message = status == settings.expectStatus ? nil
+                    : "expected HTTP \(settings.expectStatus), got \(status): a captive portal intercepts traffic"
+            } else {
+                verdict.message = "check failed: \(result.error?.message ?? "no answer")"
+            }
+        } catch {
+            verdict.message = "check failed: \(error)"
+        }
+        let previous = state.withLock { state -> Verdict in
+            defer { state.verdict = verdict }
+            return state.verdict
+        }
+        // Only a definite answer changes the flag: a failed check (no network at all) is the watcher's business.
+        if verdict.state != "unknown" {
+            await monitor.setInterventionRequired(verdict.state == "portal", for: .default)
+        }
+        if previous.state != verdict.state {
+            if verdict.state == "portal" {
+                logger.warning("captive portal detected", metadata: ["url": "\(settings.url)", "status": "\(verdict.httpStatus ?? 0)"])
+            } else {
+                logger.info("captive portal check", metadata: ["state": "\(verdict.state)", "message": "\(verdict.message ?? "")"])
+            }
+        }
+        return verdict
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        TimeInterval(duration.components.seconds) + TimeInterval(duration.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,69 @@
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// Reloads the configuration on SIGHUP: the new file is validated first; on any error the running configuration
+/// stays in force and the error is logged. History and in-memory state are kept.
+public struct ConfigReloader: Service {
+    /// What a reload changed.
+    public struct Summary: Sendable, Equatable {
+        public var added: [String]
+        public var changed: [String]
+        public var removed: [String]
+        /// Sections that changed but only take effect after a restart (e.g. `storage`, `feed`).
+        public var needsRestart: [String]
+
+        public init(added: [String], changed: [String], removed: [String], needsRestart: [String]) {
+            self.added = added
+            self.changed = changed
+            self.removed = removed
+            self.needsRestart = needsRestart
+        }
+    }
+
+    private let path: String?
+    private let logger: Logger
+    private let apply: @Sendable (AgentConfiguration) async -> Summary
+
+    /// - Parameters:
+    ///   - path: the configuration file; nil when the daemon runs the built-in configuration (nothing to reload).
+    ///   - apply: applies a validated configuration and says what changed.
+    public init(path: String?, logger: Logger, apply: @escaping @Sendable (AgentConfiguration) async -> Summary) {
+        self.path = path
+        self.logger = logger
+        self.apply = apply
+    }
+
+    public func run() async throws {
+        let signals = await UnixSignalsSequence(trapping: .sighup)
+        await withGracefulShutdownHandler {
+            for await _ in signals.cancelOnGracefulShutdown() {
+                await reload()
+            }
+        } onGracefulShutdown: {}
+    }
+
+    /// Loads, validates and applies the file once; returns nil when the file was refused.
+    @discardableResult
+    public func reload() async -> Summary? {
+        guard let path else {
+            logger.notice("SIGHUP ignored: running the built-in configuration (start with --config FILE to reload)")
+            return nil
+        }
+        let configuration: AgentConfiguration
+        do {
+            configuration = try AgentConfiguration.load(path: path)
+        } catch {
+            logger.error("configuration reload refused; keeping the running configuration", metadata: ["error": "\(error)"])
+            return nil
+        }
+        let summary = await apply(configuration)
+        logger.notice("configuration reloaded", metadata: [
+            "added": "\(summary.added)", "changed": "\(summary.changed)", "removed": "\(summary.removed)",
+        ])
+        if !summary.needsRestart.isEmpty {
+            logger.warning("changed sections take effect after a restart", metadata: ["sections": "\(summary.needsRestart)"])
+        }
+        return summary
+    }
+}

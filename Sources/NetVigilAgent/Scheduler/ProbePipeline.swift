@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import NetVigilHTTP
+import NetVigilReachability
+import NetVigilStore
+
+/// What happens to one probe of one target: reachability gate → probe → alert rules → one transaction with the
+/// result and its alerts → in-memory state, events and metrics.
+public struct ProbePipeline: Sendable {
+    public let prober: HTTPProber
+    public let writer: StoreWriter
+    public let states: TargetStates
+    public let events: EventHub
+    public let alerts: AlertEngine?
+    public let metrics: AgentMetrics?
+    public let reachability: ReachabilityMonitor?
+    /// Called after alert rows were committed (wakes the dispatcher).
+    public let alertsCommitted: @Sendable () -> Void
+    let logger: Logger
+
+    public init(prober: HTTPProber, writer: StoreWriter, states: TargetStates, events: EventHub, alerts: AlertEngine? = nil,
+                metrics: AgentMetrics? = nil, reachability: ReachabilityMonitor? = nil,
+                alertsCommitted: @escaping @Sendable () -> Void = {}, logger: Logger) {
+        self.prober = prober
+        self.writer = writer
+        self.states = states
+        self.events = events
+        self.alerts = alerts
+        self.metrics = metrics
+        self.reachability = reachability
+        self.alertsCommitted = alertsCommitted
+        self.logger = logger
+    }
+
+    /// Probes `target` once (or records it as skipped when its host is not reachable) and returns the record.
+    @discardableResult
+    public func run(_ target: ProbeTarget) async -> ProbeRecord {
+        let evaluation = await hostReachability(target)
+        let record: ProbeRecord
+        if let evaluation, evaluation.status == .notReachable {
+            record = Self.skipped(target, evaluation: evaluation)
+        } else {
+            let result = await prober.probe(target.request, configuration: target.configuration)
+            record = result.record(target: target.name, reachabilityStatus: evaluation?.status.name)
+        }
+        var decision = AlertDecision()
+        if let alerts {
+            let policy = target.hostPolicy
+            let context = AlertContext(
+                target: target.name, url: target.url, host: target.host, port: target.port, sinks: target.alertSinks,
+                knownPins: policy.policy.configuredPins.map(\.description),
+                includeSubdomains: policy.pattern.map { $0.kind != .exact } ?? false,
+                notedHostname: policy.pattern?.description, pinsExpire: policy.policy.pinsExpire)
+            decision = alerts.evaluate(record, context: context, now: .now())
+        }
+        do {
+            try await writer.write(WriteBatch(probes: [record], alerts: decision.rows))
+            if !decision.rows.isEmpty { alertsCommitted() }
+        } catch {
+            logger.error("probe result not stored", metadata: ["target": "\(target.name)", "error": "\(error)"])
+        }
+        states.record(record)
+        metrics?.probeFinished(target: target.name, record: record)
+        events.publish(.probe(record))
+        for event in decision.events { events.publish(.alert(event)) }
+        if record.outcome == .failed {
+            logger.warning("probe failed", metadata: [
+                "target": "\(target.name)", "error": "\(record.errorKind ?? "?")", "message": "\(record.errorMessage ?? "")",
+            ])
+        } else {
+            logger.debug("probe finished", metadata: ["target": "\(target.name)", "outcome": "\(record.outcome.rawValue)"])
+        }
+        return record
+    }
+
+    /// The host's reachability, nil when there is no monitor or no evaluation yet.
+    func hostReachability(_ target: ProbeTarget) async -> ReachabilityEvaluation? {
+        guard let reachability, let host = target.reachabilityTarget else { return nil }
+        return await reachability.current(host)
+    }
+
+    /// A skipped result carrying the reachability evaluation that caused it.
+    static func skipped(_ target: ProbeTarget, evaluation: ReachabilityEvaluation, now: Timestamp = .now()) -> ProbeRecord {
+        let flags = evaluation.flags.names
+        return ProbeRecord(
+            time: now, target: target.name, url: target.url, outcome: .skipped,
+            errorMessage: "not probed: \(target.host) is NotReachable (flags: \(flags.isEmpty ? "none" : flags.joined(separator: ",")))",
+            reachabilityStatus: evaluation.status.name,
+            detailsJSON: "{\"reachability\":\(evaluation.jsonLine())}")
+    }
+}

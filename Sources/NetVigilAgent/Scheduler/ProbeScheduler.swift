@@ -1,0 +1,245 @@
+import Logging
+import NetVigilReachability
+import ServiceLifecycle
+import Synchronization
+
+/// Runs every target on its own interval.
+///
+/// - Starts are spread: each target's first tick is a random offset within `min(interval, 10 s)`.
+/// - At most `concurrency` probes run at once (FIFO); one target is never probed twice at the same time.
+/// - A tick that comes while the target's previous probe still runs is skipped, not queued.
+/// - When a target's host becomes reachable again after a skipped probe, it is probed at once.
+/// - `update(targets:)` applies a reloaded configuration: unchanged targets keep their phase, changed ones restart,
+///   removed ones stop.
+public final class ProbeScheduler: Service, Sendable {
+    private final class Runner: Sendable {
+        let target: ProbeTarget
+        let waker = Waker()
+        /// The runner this one replaces after a reload: it must finish its probe first.
+        let predecessor: Runner?
+        let finished = CompletionSignal()
+        private let stopped = Atomic<Bool>(false)
+        private let lastSkipped = Atomic<Bool>(false)
+
+        init(target: ProbeTarget, predecessor: Runner? = nil) {
+            self.target = target
+            self.predecessor = predecessor
+        }
+
+        var isStopped: Bool { stopped.load(ordering: .relaxed) }
+        func stop() {
+            stopped.store(true, ordering: .relaxed)
+            waker.wake()
+        }
+        var wasSkipped: Bool {
+            get { lastSkipped.load(ordering: .relaxed) }
+            set { lastSkipped.store(newValue, ordering: .relaxed) }
+        }
+    }
+
+    private struct State {
+        var runners: [String: Runner] = [:]
+        var pending: [Runner] = []
+        var wakeLoop: CheckedContinuation<Void, Never>?
+        var shutdown = false
+        var reachabilityWatch: Task<Void, Never>?
+    }
+
+    private let pipeline: ProbePipeline
+    private let semaphore: AsyncSemaphore
+    private let logger: Logger
+    /// Punctuality figures (also used by the benchmark).
+    public let statistics = SchedulerStatistics()
+    private let state = Mutex(State())
+    private let maximumSpread: Duration
+
+    /// - Parameters:
+    ///   - targets: the initial targets.
+    ///   - concurrency: probes running at once across all targets.
+    ///   - maximumSpread: first ticks are spread over `min(interval, maximumSpread)`.
+    public init(targets: [ProbeTarget], concurrency: Int, pipeline: ProbePipeline, logger: Logger,
+                maximumSpread: Duration = .seconds(10)) {
+        self.pipeline = pipeline
+        self.semaphore = AsyncSemaphore(value: max(1, concurrency))
+        self.logger = logger
+        self.maximumSpread = maximumSpread
+        pipeline.states.configure(targets)
+        state.withLock { state in
+            for target in targets {
+                let runner = Runner(target: target)
+                state.runners[target.name] = runner
+                state.pending.append(runner)
+            }
+        }
+    }
+
+    /// The targets being scheduled, by name.
+    public var targetNames: [String] { state.withLock { Array($0.runners.keys).sorted() } }
+
+    public func run() async throws {
+        await watchReachability()
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { group in
+                while let runners = await self.nextRunners() {
+                    for runner in runners {
+                        group.addTask { await self.loop(runner) }
+                    }
+                }
+                group.cancelAll()
+            }
+        } onGracefulShutdown: {
+            self.shutdown()
+        }
+        logger.debug("probe scheduler stopped")
+    }
+
+    /// Applies a new target list (SIGHUP reload). Returns the names added, changed and removed.
+    @discardableResult
+    public func update(targets: [ProbeTarget]) async -> (added: [String], changed: [String], removed: [String]) {
+        var added: [String] = []
+        var changed: [String] = []
+        var removed: [String] = []
+        pipeline.states.configure(targets)
+        let wake = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            let names = Set(targets.map(\.name))
+            for (name, runner) in state.runners where !names.contains(name) {
+                runner.stop()
+                state.runners[name] = nil
+                removed.append(name)
+            }
+            for target in targets {
+                if let existing = state.runners[target.name] {
+                    if existing.target.isEquivalent(to: target) { continue }
+                    existing.stop()
+                    changed.append(target.name)
+                    let runner = Runner(target: target, predecessor: existing)
+                    state.runners[target.name] = runner
+                    state.pending.append(runner)
+                    continue
+                } else {
+                    added.append(target.name)
+                }
+                let runner = Runner(target: target)
+                state.runners[target.name] = runner
+                state.pending.append(runner)
+            }
+            defer { state.wakeLoop = nil }
+            return state.wakeLoop
+        }
+        wake?.resume()
+        for name in removed {
+            pipeline.alerts?.forget(target: name)
+            pipeline.metrics?.targetRemoved(name)
+        }
+        for name in changed { pipeline.alerts?.forget(target: name) }
+        await watchReachability()
+        return (added.sorted(), changed.sorted(), removed.sorted())
+    }
+
+    /// Stops all loops (graceful shutdown); probes in flight finish and are stored.
+    public func shutdown() {
+        let (runners, wake, watch) = state.withLock { state -> ([Runner], CheckedContinuation<Void, Never>?, Task<Void, Never>?) in
+            state.shutdown = true
+            defer { state.wakeLoop = nil }
+            return (Array(state.runners.values), state.wakeLoop, state.reachabilityWatch)
+        }
+        for runner in runners { runner.stop() }
+        watch?.cancel()
+        wake?.resume()
+    }
+
+    /// Waits for runners to start; nil after shutdown.
+    private func nextRunners() async -> [Runner]? {
+        while true {
+            let taken = state.withLock { state -> [Runner]?? in
+                if state.shutdown { return .some(nil) }
+                guard !state.pending.isEmpty else { return .none }
+                defer { state.pending.removeAll() }
+                return .some(state.pending)
+            }
+            if case .some(let runners) = taken { return runners }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.shutdown || !state.pending.isEmpty { return true }
+                    state.wakeLoop = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        }
+    }
+
+    /// One target's loop: sleep to the tick, take a permit, probe, compute the next tick (skipping missed ones).
+    private func loop(_ runner: Runner) async {
+        defer { runner.finished.complete() }
+        // Never two probes of one target: a replaced runner finishes its probe before this one starts.
+        if let predecessor = runner.predecessor { await predecessor.finished.wait() }
+        let interval = runner.target.interval
+        let spread = min(interval, maximumSpread)
+        let spreadNanoseconds = max(1, spread.components.seconds * 1_000_000_000 + spread.components.attoseconds / 1_000_000_000)
+        var next = ContinuousClock.now + .nanoseconds(Int64.random(in: 0..<spreadNanoseconds))
+        while !runner.isStopped {
+            let woken = await runner.waker.sleep(until: next)
+            if runner.isStopped { break }
+            if woken {
+                // Reachability came back (or a reload): probe now, then keep the phase from here.
+                next = .now
+            }
+            do {
+                try await semaphore.acquire()
+            } catch {
+                break
+            }
+            let started = ContinuousClock.now
+            statistics.probeStarted(latenessSeconds: Self.seconds(started - next))
+            let record = await pipeline.run(runner.target)
+            semaphore.release()
+            runner.wasSkipped = record.outcome == .skipped
+            next += interval
+            let now = ContinuousClock.now
+            if next <= now {
+                var missed = 0
+                while next <= now {
+                    next += interval
+                    missed += 1
+                }
+                statistics.ticksSkipped(missed)
+                logger.debug("probe took longer than its interval; ticks skipped",
+                             metadata: ["target": "\(runner.target.name)", "skipped": "\(missed)"])
+            }
+        }
+    }
+
+    /// Follows the reachability of every target's host: a host that comes back wakes its skipped targets.
+    private func watchReachability() async {
+        guard let monitor = pipeline.reachability else { return }
+        let runners = state.withLock { Array($0.runners.values) }
+        let hosts = Array(Set(runners.compactMap(\.target.reachabilityTarget)))
+        guard !hosts.isEmpty else { return }
+        await monitor.add(hosts)
+        let stream = await monitor.changes(for: hosts)
+        let task = Task { [weak self] in
+            for await evaluation in stream {
+                guard let self, evaluation.status != .notReachable else { continue }
+                let waking = self.state.withLock { state in
+                    state.runners.values.filter { $0.wasSkipped && $0.target.reachabilityTarget == evaluation.target }
+                }
+                for runner in waking {
+                    self.logger.info("host reachable again, probing now",
+                                     metadata: ["target": "\(runner.target.name)", "status": "\(evaluation.status.name)"])
+                    runner.waker.wake()
+                }
+            }
+        }
+        let previous = state.withLock { state -> Task<Void, Never>? in
+            defer { state.reachabilityWatch = task }
+            return state.reachabilityWatch
+        }
+        previous?.cancel()
+        if state.withLock({ $0.shutdown }) { task.cancel() }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,268 @@
+import Foundation
+import NetVigilTestSupport
+import XCTest
+
+/// The daemon as users run it: real nginx serving a pinned certificate, a real webhook receiver, the real binary.
+/// Swapping nginx's key raises one firing pin-mismatch alert, swapping back one resolved alert; a mismatch that
+/// fires while the receiver is down survives `kill -9` and is delivered after a restart, exactly once per key.
+final class DaemonEndToEndTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+    private var processes: [Process] = []
+
+    override func tearDown() {
+        for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        processes.removeAll()
+    }
+
+    // MARK: Fixtures
+
+    private func openssl(_ arguments: [String]) throws {
+        let result = try ProcessRunner.run(arguments, executable: URL(fileURLWithPath: "/usr/bin/openssl"))
+        XCTAssertEqual(result.status, 0, result.stderr)
+    }
+
+    /// A CA and two leaves for 127.0.0.1 with different keys (`a` is pinned, `b` is "the MITM").
+    private func makePKI() throws {
+        try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "30",
+                     "-subj", "/CN=netvigil e2e CA", "-keyout", directory.path("ca.key"), "-out", directory.path("ca.pem")])
+        let extensions = try directory.write("leaf.ext", "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n")
+        for name in ["a", "b"] {
+            try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=127.0.0.1",
+                         "-keyout", directory.path("\(name).key"), "-out", directory.path("\(name).csr")])
+            try openssl(["x509", "-req", "-in", directory.path("\(name).csr"), "-CA", directory.path("ca.pem"),
+                         "-CAkey", directory.path("ca.key"), "-CAcreateserial", "-days", "30", "-extfile", extensions,
+                         "-out", directory.path("\(name).pem")])
+        }
+    }
+
+    private func pin(of certificate: String) throws -> String {
+        let result = try ProcessRunner.run(["pin", directory.path(certificate)])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let line = try XCTUnwrap(result.stdout.split(separator: "\n").first { $0.contains("pin:") })
+        return try XCTUnwrap(line.split(separator: " ").last.map(String.init))
+    }
+
+    /// Installs certificate `name` as the one nginx serves and reloads nginx.
+    private func serve(_ name: String, nginx: Process?) throws {
+        for suffix in ["pem", "key"] {
+            let target = directory.path("served.\(suffix)")
+            try? FileManager.default.removeItem(atPath: target)
+            try FileManager.default.copyItem(atPath: directory.path("\(name).\(suffix)"), toPath: target)
+        }
+        if let nginx { kill(nginx.processIdentifier, SIGHUP) }
+    }
+
+    private func startNginx(port: Int) throws -> Process {
+        let prefix = directory.path("nginx")
+        try FileManager.default.createDirectory(atPath: prefix + "/logs", withIntermediateDirectories: true)
+        let config = try directory.write("nginx/nginx.conf", """
+            daemon off;
+            pid \(prefix)/nginx.pid;
+            error_log \(prefix)/logs/error.log;
+            worker_processes 1;
+            events { worker_connections 64; }
+            http {
+                access_log off;
+                client_body_temp_path \(prefix)/body;
+                proxy_temp_path \(prefix)/proxy;
+                fastcgi_temp_path \(prefix)/fastcgi;
+                uwsgi_temp_path \(prefix)/uwsgi;
+                scgi_temp_path \(prefix)/scgi;
+                server {
+                    listen 127.0.0.1:\(port) ssl;
+                    ssl_certificate \(directory.path("served.pem"));
+                    ssl_certificate_key \(directory.path("served.key"));
+                    location = /health { default_type application/json; return 200 '{"status":"UP"}'; }
+                }
+            }
+            """)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        process.arguments = ["-p", prefix, "-c", config, "-e", prefix + "/logs/error.log"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        processes.append(process)
+        try waitUntil("nginx listening", timeout: 10) { (try? ProcessRunner.curl("https://127.0.0.1:\(port)/health", headers: []))?.0 != nil }
+        return process
+    }
+
+    /// A webhook receiver writing one JSON line per delivery (body + Idempotency-Key) to `hooks.ndjson`;
+    /// it answers 503 while the file `receiver-down` exists.
+    private func startReceiver(port: Int) throws -> Process {
+        let script = try directory.write("receiver.py", """
+            import json, os, sys
+            from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
+            base = sys.argv[2]
+            class Handler(BaseHTTPRequestHandler):
+                def log_message(self, *args): pass
+                def do_POST(self):
+                    body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                    if os.path.exists(os.path.join(base, "receiver-down")):
+                        self.send_response(503); self.end_headers(); return
+                    with open(os.path.join(base, "hooks.ndjson"), "a") as f:
+                        f.write(json.dumps({"key": self.headers.get("Idempotency-Key"), "body": json.loads(body)}) + "\\n")
+                    self.send_response(200); self.send_header("Content-Length", "0"); self.end_headers()
+            ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
+            """)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script, "\(port)", directory.url.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        processes.append(process)
+        return process
+    }
+
+    private func startDaemon(config: String) throws -> Process {
+        let log = directory.path("daemon.log")
+        if !FileManager.default.fileExists(atPath: log) { _ = FileManager.default.createFile(atPath: log, contents: nil) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        handle.seekToEndOfFile()
+        let process = Process()
+        process.executableURL = ProcessRunner.binary
+        process.arguments = ["run", "--config", config]
+        process.currentDirectoryURL = directory.url
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        processes.append(process)
+        return process
+    }
+
+    private func hooks() -> [[String: Any]] {
+        guard let text = try? String(contentsOfFile: directory.path("hooks.ndjson"), encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    private func hooks(kind: String, state: String) -> [[String: Any]] {
+        hooks().filter { ($0["body"] as? [String: Any])?["kind"] as? String == kind && ($0["body"] as? [String: Any])?["state"] as? String == state }
+    }
+
+    private func status(feed: Int) -> [String: Any]? {
+        guard let (code, body) = try? ProcessRunner.curl("http://127.0.0.1:\(feed)/v1/status"), code == 200 else { return nil }
+        return try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+    }
+
+    private func target(_ name: String, feed: Int) -> [String: Any]? {
+        (status(feed: feed)?["targets"] as? [[String: Any]])?.first { $0["name"] as? String == name }
+    }
+
+    private func waitUntil(_ what: String, timeout: TimeInterval, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return }
+            if let daemon = processes.last(where: { $0.executableURL == ProcessRunner.binary }), !daemon.isRunning { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let log = (try? String(contentsOfFile: directory.path("daemon.log"), encoding: .utf8)) ?? ""
+        XCTFail("timed out after \(timeout) s waiting for \(what); daemon log tail:\n\(log.suffix(3_000))")
+        throw XCTSkip("aborted: \(what)")
+    }
+
+    // MARK: The scenario
+
+    func testPinMismatchAlertsAreDeliveredOnceAndSurviveKill9() throws {
+        directory = try TemporaryDirectory()
+        try makePKI()
+        let pinA = try pin(of: "a.pem")
+        let backup = "sha256/" + Data(repeating: 7, count: 32).base64EncodedString()
+        let tlsPort = ProcessRunner.freePort(), hookPort = ProcessRunner.freePort(), feedPort = ProcessRunner.freePort()
+        try serve("a", nginx: nil)
+        let nginx = try startNginx(port: tlsPort)
+        _ = try startReceiver(port: hookPort)
+        func configText(extraTarget: String = "") -> String { """
+            storage: { path: state/netvigil.sqlite }
+            feed: { listen: 127.0.0.1:\(feedPort) }
+            targets:
+              - name: api
+                url: https://127.0.0.1:\(tlsPort)/health
+                interval: 1s
+                timeout: 3s
+                expect: { json: ['$.status == "UP"'] }
+                tls: { pinning: publicKey, pins: ["\(pinA)", "\(backup)"], ca: [\(directory.path("ca.pem"))] }
+            \(extraTarget)
+            alerts:
+              sinks: [{ name: hook, webhook: { url: "http://127.0.0.1:\(hookPort)/hook", timeout: 2s } }]
+              retry: { initial: 200ms, max: 1s }
+              rules:
+                pin_mismatch: { threshold: 1, reminder: 6h, send_resolved: true }
+                trust_failure: { threshold: 1000 }
+                target_down: { threshold: 1000 }
+            """
+        }
+        let config = try directory.write("netvigil.yml", configText())
+        var daemon = try startDaemon(config: config)
+        try waitUntil("a first ok probe", timeout: 30) { self.target("api", feed: feedPort)?["status"] as? String == "up" }
+
+        // /v1/events delivers a probe result within one interval.
+        let events = try ProcessRunner.run(["-s", "-N", "-m", "2.5", "http://127.0.0.1:\(feedPort)/v1/events"],
+                                           executable: URL(fileURLWithPath: "/usr/bin/curl"), timeout: 10)
+        XCTAssertTrue(events.stdout.contains("event: probe"), "no probe event within 2.5 s: \(events.stdout.prefix(500))")
+
+        // The MITM key: one firing alert with RFC 7469 report fields, within two intervals (+ delivery slack).
+        try serve("b", nginx: nginx)
+        try waitUntil("a firing pin_mismatch webhook", timeout: 6) { !self.hooks(kind: "pin_mismatch", state: "firing").isEmpty }
+        let firing = try XCTUnwrap(hooks(kind: "pin_mismatch", state: "firing").first?["body"] as? [String: Any])
+        XCTAssertEqual(firing["target"] as? String, "api")
+        let report = try XCTUnwrap(firing["report"] as? [String: Any])
+        XCTAssertEqual(report["hostname"] as? String, "127.0.0.1")
+        XCTAssertEqual(report["port"] as? Int, tlsPort)
+        let knownPins = try XCTUnwrap(report["known-pins"] as? [String])
+        XCTAssertTrue(knownPins.contains("pin-sha256=\"\(pinA.dropFirst("sha256/".count))\""), "\(knownPins)")
+        let served = try XCTUnwrap(report["served-certificate-chain"] as? [String])
+        let servedB = try String(contentsOfFile: directory.path("b.pem"), encoding: .utf8)
+        XCTAssertEqual(served.first?.trimmingCharacters(in: .whitespacesAndNewlines), servedB.trimmingCharacters(in: .whitespacesAndNewlines))
+        XCTAssertNotNil(report["date-time"])
+        XCTAssertNotNil(report["validated-certificate-chain"])
+
+        // Back to the pinned key: one resolved alert.
+        try serve("a", nginx: nginx)
+        try waitUntil("a resolved pin_mismatch webhook", timeout: 6) { !self.hooks(kind: "pin_mismatch", state: "resolved").isEmpty }
+        Thread.sleep(forTimeInterval: 2.5)
+        XCTAssertEqual(hooks(kind: "pin_mismatch", state: "firing").count, 1, "one firing alert, no repeats")
+        XCTAssertEqual(hooks(kind: "pin_mismatch", state: "resolved").count, 1)
+
+        // Receiver down while the mismatch fires; the daemon is killed -9 after the alert is in the outbox.
+        FileManager.default.createFile(atPath: directory.path("receiver-down"), contents: nil)
+        try serve("b", nginx: nginx)
+        try waitUntil("the second mismatch to fire", timeout: 6) {
+            (self.target("api", feed: feedPort)?["firing_alerts"] as? [[String: Any]])?.contains { $0["kind"] as? String == "pin_mismatch" } == true
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(daemon.processIdentifier, SIGKILL)
+        daemon.waitUntilExit()
+        try FileManager.default.removeItem(atPath: directory.path("receiver-down"))
+        daemon = try startDaemon(config: config)
+        try waitUntil("the outboxed alert to be delivered after restart", timeout: 15) {
+            self.hooks(kind: "pin_mismatch", state: "firing").count >= 2
+        }
+        Thread.sleep(forTimeInterval: 3)
+        let firingKeys = hooks(kind: "pin_mismatch", state: "firing").compactMap { $0["key"] as? String }
+        XCTAssertEqual(firingKeys.count, 2, "the restart does not page again for the same mismatch: \(firingKeys)")
+        XCTAssertEqual(Set(firingKeys).count, firingKeys.count, "each alert has its own idempotency key")
+
+        // SIGHUP: a broken file keeps the daemon running on the old configuration; a good one adds a target.
+        try "targets: [ { name: broken } ]\n".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.processIdentifier, SIGHUP)
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertTrue(daemon.isRunning)
+        XCTAssertNotNil(target("api", feed: feedPort), "the running configuration stays")
+        let log = try String(contentsOfFile: directory.path("daemon.log"), encoding: .utf8)
+        XCTAssertTrue(log.contains("configuration reload refused"), log.suffix(2_000).description)
+        let second = "  - { name: second, url: \"https://127.0.0.1:\(tlsPort)/health\", interval: 1s, tls: { ca: [\(directory.path("ca.pem"))] } }"
+        try configText(extraTarget: second).write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.processIdentifier, SIGHUP)
+        try waitUntil("the reloaded target to be probed", timeout: 10) { self.target("second", feed: feedPort)?["status"] as? String == "up" }
+
+        // The export after all this validates against the schema.
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        XCTAssertEqual(daemon.terminationStatus, 0)
+        let export = try ProcessRunner.run(["export", "--config", config, "--output", directory.path("export.json")],
+                                           currentDirectory: directory.url)
+        XCTAssertEqual(export.status, 0, export.stderr)
+        try SchemaValidator.assertValid(directory.path("export.json"), ndjson: false)
+    }
+}
