@@ -1,16 +1,40 @@
 # netvigil — two commands do everything on a fresh Debian 12 machine with Swift installed:
 #   make run    install missing system packages (as root), build release, run the daemon (Ctrl-C stops it)
 #   make test   install system packages and test tools, run the whole test suite
+# Deployment (see README "Running a fleet"):
+#   make install [PREFIX=/usr/local] [DESTDIR=...]   release binary, systemd unit, config, man page, completions
+#   make deb                                         .build/deb/netvigil_<version>_<arch>.deb (dpkg-deb)
+#   make deb-check                                   make deb, then lintian (no errors or warnings allowed)
 SWIFT ?= swift
 CONFIG ?=
 PREFIX ?= /usr/local
+DESTDIR ?=
+# The binary install-files and deb package; `make install` and `make deb` build it first.
+BINARY ?= .build/release/netvigil
+# Release builds link the Swift runtime statically and carry no $ORIGIN RUNPATH: the binary needs only Debian's
+# libraries (see deploy/debian).
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
+
+VERSION := $(shell sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/NetVigilAgent/NetVigilVersion.swift)
+BINDIR := $(PREFIX)/bin
+DATADIR := $(PREFIX)/share/netvigil
+MANDIR := $(PREFIX)/share/man/man1
+UNITDIR := $(PREFIX)/lib/systemd/system
+SYSUSERSDIR := $(PREFIX)/lib/sysusers.d
+SYSCONFDIR := /etc/netvigil
+# Debian's zsh reads packaged completions from vendor-completions and local ones from site-functions.
+ZSHDIR := $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
+# Generated from the binary (man page, shell completions) for install-files.
+GENERATED := .build/deploy
 
 # System libraries netvigil links against.
 APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config
-# Tools the tests drive: OpenSSL CLI, ip(8) for namespaces, nginx, a JSON Schema validator, curl.
-APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus
+# Tools the tests drive: OpenSSL CLI, ip(8) for namespaces, nginx, a JSON Schema validator, curl, promtool and amtool,
+# systemd-analyze, setpriv (util-linux), dpkg-deb, dpkg-shlibdeps and lintian for the package.
+APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus prometheus-alertmanager systemd util-linux \
+	dpkg dpkg-dev lintian
 
-.PHONY: all deps test-deps build release run test bench clean
+.PHONY: all deps test-deps build release run test bench clean install install-files generated deb deb-check
 
 all: build
 
@@ -42,7 +66,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release --product netvigil
+	$(SWIFT) build $(RELEASE_FLAGS) --product netvigil
 
 run: release
 	exec .build/release/netvigil run $(if $(CONFIG),--config $(CONFIG))
@@ -54,6 +78,63 @@ test: test-deps
 # Release-build benchmarks; figures go to README.md (see "Performance").
 bench: test-deps
 	bash Benchmarks/run.sh
+
+# Man page (swift-argument-parser's generate-manual, the tool behind `swift package plugin generate-manual`, run on
+# the binary directly so only netvigil is built) and bash/zsh/fish completions, generated from $(BINARY).
+generated:
+	@test -x "$(BINARY)" || { echo "$(BINARY) is missing: run make release (or pass BINARY=...)"; exit 1; }
+	test -x .build/debug/generate-manual || $(SWIFT) build --product generate-manual
+	rm -rf $(GENERATED) && mkdir -p $(GENERATED)/man $(GENERATED)/completions
+	.build/debug/generate-manual "$(BINARY)" --date $$(date -u -d @$$(git log -1 --format=%ct 2>/dev/null || date +%s) +%Y-%m-%d) \
+	  --output-directory $(GENERATED)/man
+	"$(BINARY)" --generate-completion-script bash | sed '1{/^#!/d}' > $(GENERATED)/completions/netvigil.bash
+	"$(BINARY)" --generate-completion-script zsh > $(GENERATED)/completions/_netvigil
+	"$(BINARY)" --generate-completion-script fish > $(GENERATED)/completions/netvigil.fish
+
+# Everything `make install` puts in place, from an existing $(BINARY) (no build). The example configuration goes to
+# /etc/netvigil/netvigil.yml only when none exists there; a copy is always in $(DATADIR).
+install-files: generated
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
+	  $(DESTDIR)$(DATADIR)/dashboards $(DESTDIR)$(DATADIR)/prometheus $(DESTDIR)$(SYSCONFDIR) \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(ZSHDIR) \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 0755 -s "$(BINARY)" $(DESTDIR)$(BINDIR)/netvigil
+	sed 's|/usr/bin/netvigil|$(BINDIR)/netvigil|g' deploy/systemd/netvigil.service > $(DESTDIR)$(UNITDIR)/netvigil.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/netvigil.service
+	install -m 0644 deploy/systemd/netvigil.sysusers $(DESTDIR)$(SYSUSERSDIR)/netvigil.conf
+	install -m 0644 $(GENERATED)/man/netvigil.1 $(DESTDIR)$(MANDIR)/netvigil.1
+	install -m 0644 $(GENERATED)/completions/netvigil.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/netvigil
+	install -m 0644 $(GENERATED)/completions/_netvigil $(DESTDIR)$(ZSHDIR)/_netvigil
+	install -m 0644 $(GENERATED)/completions/netvigil.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/netvigil.fish
+	install -m 0644 deploy/netvigil.example.yml $(DESTDIR)$(DATADIR)/netvigil.example.yml
+	install -m 0644 deploy/prometheus/scrape.yml deploy/prometheus/netvigil.rules.yml deploy/prometheus/netvigil.rules.test.yml \
+	  $(DESTDIR)$(DATADIR)/prometheus/
+	install -m 0644 deploy/alertmanager.example.yml $(DESTDIR)$(DATADIR)/alertmanager.example.yml
+	for f in dashboards/*.json; do [ -e "$$f" ] || continue; install -m 0644 "$$f" $(DESTDIR)$(DATADIR)/dashboards/; done
+	@if [ -e $(DESTDIR)$(SYSCONFDIR)/netvigil.yml ]; then \
+	  echo "kept existing $(DESTDIR)$(SYSCONFDIR)/netvigil.yml (example: $(DATADIR)/netvigil.example.yml)"; \
+	else \
+	  install -m 0644 deploy/netvigil.example.yml $(DESTDIR)$(SYSCONFDIR)/netvigil.yml; \
+	fi
+
+# Installs on this machine (or into DESTDIR). Without DESTDIR and as root it also creates the netvigil system user
+# and reloads systemd; start with `systemctl enable --now netvigil`.
+install: release
+	$(MAKE) --no-print-directory install-files BINARY=.build/release/netvigil
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = "0" ]; then \
+	  if command -v systemd-sysusers >/dev/null; then systemd-sysusers $(SYSUSERSDIR)/netvigil.conf; \
+	  elif ! getent passwd netvigil >/dev/null; then \
+	    adduser --system --group --home /var/lib/netvigil --no-create-home netvigil; fi; \
+	  if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi; \
+	  echo "installed; start with: systemctl enable --now netvigil"; \
+	fi
+
+# A Debian package of the release binary (deploy/debian/build-deb.sh; the package tree is install-files with PREFIX=/usr).
+deb: release
+	bash deploy/debian/build-deb.sh .build/release/netvigil .build/deb
+
+deb-check: deb
+	lintian --fail-on error,warning --info .build/deb/netvigil_$(VERSION)_$$(dpkg --print-architecture).deb
 
 clean:
 	rm -rf .build
