@@ -134,6 +134,11 @@ let package = Package(
         ),
         // MARK: Benchmarks (release builds; see Benchmarks/run.sh)
         .executableTarget(name: "StoreBenchmarks", dependencies: ["NetVigilStore"], path: "Benchmarks/StoreBenchmarks"),
+        .executableTarget(
+            name: "SchedulerBenchmarks",
+            dependencies: ["NetVigilAgent", "NetVigilHTTP", "NetVigilStore", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/SchedulerBenchmarks"
+        ),
         // MARK: Tests
         .target(name: "NetVigilTestSupport", path: "Tests/NetVigilTestSupport"),
         .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilStore", "NetVigilTestSupport"]),
