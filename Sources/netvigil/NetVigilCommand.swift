@@ -13,6 +13,7 @@ struct NetVigilCommand: AsyncParsableCommand {
             RunCommand.self,
             CheckConfigCommand.self,
             ExportCommand.self,
+            StatusCommand.self,
             ReachabilityCommand.self,
             ProbeCommand.self,
             PinCommand.self,

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `netvigil status`: asks a running daemon's feed for `/v1/status` and prints it for people (or raw with `--json`).
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show a running daemon's targets and reachability (from its feed's /v1/status).",
+        discussion: """
+            The table shows each target's status, the age of its last probe, the HTTP status, the pin verdict, \
+            the days left on the served certificate and the alerts firing; then the reachability of `default` and \
+            the configured reachability targets. The token is read from --token-file and never printed.
+            Exit codes: 0 ok, 64 bad arguments, 65 the feed's answer is not a status document, 66 unreadable token \
+            file, 74 feed unreachable or answering an error, 77 token missing or rejected.
+            """)
+
+    @Option(name: .long, help: "Base URL of the daemon's feed.")
+    var feed: String = "http://127.0.0.1:9337"
+
+    @Option(name: .customLong("token-file"), help: "File holding the feed's bearer token (feed.token_file).")
+    var tokenFile: String?
+
+    @Flag(name: .long, help: "Print the /v1/status document as the feed sent it.")
+    var json = false
+
+    @Option(name: .long, help: "Seconds to wait for the feed.")
+    var timeout: Double = 10
+
+    /// sysexits(3) EX_NOPERM: the feed wants a token we do not have, or refused ours.
+    static let permissionDenied: Int32 = 77
+
+    func run() async throws {
+        try await withCLIFailureHandling {
+            let url = try statusURL()
+            let token = try readToken()
+            let (status, body) = try await fetch(url, token: token)
+            switch status {
+            case 200:
+                break
+            case 401:
+                printError(token == nil
+                           ? "the feed at \(feed) requires a bearer token: pass --token-file FILE (the daemon's feed.token_file)"
+                           : "the feed at \(feed) rejected the token from \(tokenFile ?? "--token-file") (missing or wrong token)")
+                throw ExitCode(Self.permissionDenied)
+            default:
+                throw CLIFailure(.ioError, "the feed at \(feed) answered HTTP \(status): \(Self.errorText(body))")
+            }
+            if json {
+                FileHandle.standardOutput.write(body)
+                if body.last != UInt8(ascii: "\n") { FileHandle.standardOutput.write(Data("\n".utf8)) }
+                return
+            }
+            guard let document = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
+                throw CLIFailure(.dataError, "the feed at \(feed) did not answer with a status document (is it a netvigil feed?)")
+            }
+            print(StatusTable(document: document, feed: feed, now: Date()).render(), terminator: "")
+        }
+    }
+
+    private func statusURL() throws -> URL {
+        var base = feed
+        while base.hasSuffix("/") { base.removeLast() }
+        guard let url = URL(string: base + "/v1/status"), let scheme = url.scheme, ["http", "https"].contains(scheme),
+              url.host?.isEmpty == false else {
+            throw CLIFailure(.usage, "--feed: expected a URL like http://127.0.0.1:9337, got \"\(feed)\"")
+        }
+        guard timeout > 0, timeout.isFinite else {
+            throw CLIFailure(.usage, "--timeout: expected a positive number of seconds, got \(timeout)")
+        }
+        return url
+    }
+
+    /// The token from `--token-file` (surrounding whitespace removed); nil without the option.
+    private func readToken() throws -> String? {
+        guard let tokenFile else { return nil }
+        guard let data = FileManager.default.contents(atPath: tokenFile) else {
+            let reason = FileManager.default.fileExists(atPath: tokenFile) ? "permission denied or not a file" : "no such file"
+            throw CLIFailure(.noInput, "--token-file: cannot read \(tokenFile): \(reason)")
+        }
+        let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !token.isEmpty else { throw CLIFailure(.noInput, "--token-file: \(tokenFile) is empty") }
+        guard !token.contains(where: \.isNewline) else {
+            throw CLIFailure(.noInput, "--token-file: \(tokenFile) holds more than one line")
+        }
+        return token
+    }
+
+    private func fetch(_ url: URL, token: String?) async throws -> (Int, Data) {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        let feed = self.feed
+        return try await withCheckedThrowingContinuation { continuation in
+            session.dataTask(with: request) { data, response, error in
+                if let error {
+                    let reason = Self.describe(error, timeout: configuration.timeoutIntervalForRequest)
+                    continuation.resume(throwing: CLIFailure(.ioError, "cannot reach the feed at \(feed): \(reason)"))
+                } else if let response = response as? HTTPURLResponse {
+                    continuation.resume(returning: (response.statusCode, data ?? Data()))
+                } else {
+                    continuation.resume(throwing: CLIFailure(.ioError, "cannot reach the feed at \(feed): no HTTP response"))
+                }
+            }.resume()
+        }
+    }
+
+    /// A transport error in a few words.
+    static func describe(_ error: Error, timeout: TimeInterval) -> String {
+        guard let error = error as? URLError else { return "\(error)" }
+        switch error.code {
+        case .cannotConnectToHost: return "connection refused (is `netvigil run` running and listening there?)"
+        case .timedOut: return "no answer within \(timeout.formatted()) s"
+        case .cannotFindHost, .dnsLookupFailed: return "unknown host"
+        case .networkConnectionLost: return "connection closed before the answer"
+        default: return error.localizedDescription
+        }
+    }
+
+    /// The `error` field of a JSON error body, else the body's first line.
+    static func errorText(_ body: Data) -> String {
+        if let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any], let error = object["error"] as? String {
+            return error
+        }
+        let text = String(decoding: body.prefix(200), as: UTF8.self)
+        return text.split(separator: "\n").first.map(String.init) ?? "(empty body)"
+    }
+}
