@@ -51,6 +51,7 @@ func buildRouter(configuration: FeedConfiguration, state: FeedState) -> Router<B
     FeedRoutes.addHistory(to: router, state: state)
     FeedRoutes.addExport(to: router, state: state)
     FeedRoutes.addEvents(to: router, state: state)
+    FeedRoutes.addStatusPage(to: router)
     return router
 }
 

@@ -1,14 +1,15 @@
 import Hummingbird
 import NetVigilAgent
 
-/// Requires `Authorization: Bearer TOKEN` on every route except the open paths (`/healthz`).
+/// Requires `Authorization: Bearer TOKEN` on every route except the open paths (`/healthz` and the status page `/`,
+/// which holds no data).
 ///
 /// The comparison takes the same time whatever the input (no early exit on the first differing byte).
 public struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: [UInt8]
     let openPaths: Set<String>
 
-    public init(token: Secret, openPaths: Set<String> = ["/healthz"]) {
+    public init(token: Secret, openPaths: Set<String> = ["/healthz", "/"]) {
         self.token = Array(token.value.utf8)
         self.openPaths = openPaths
     }

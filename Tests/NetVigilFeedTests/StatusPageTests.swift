@@ -1,0 +1,108 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NetVigilAgent
+import NetVigilStore
+import XCTest
+@testable import NetVigilFeed
+
+/// `GET /`: the status page is open, self-contained, locked down by its CSP nonce; the data behind it stays closed.
+/// (What it renders is checked in a real browser by `StatusPageBrowserTests`.)
+final class StatusPageTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("netvigil-page-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func makeApp(token: String?) throws -> some ApplicationProtocol {
+        let store = try Store.open(path: directory.appendingPathComponent("n.sqlite").path)
+        return buildApplication(
+            configuration: FeedConfiguration(listen: ListenAddress(host: "127.0.0.1", port: 0), token: token.map(Secret.init)),
+            state: FeedState(store: store, startedAt: .now()),
+            logger: Logger(label: "test"))
+    }
+
+    /// The nonce in `script-src 'nonce-…'` of a CSP header.
+    private static func scriptNonce(_ policy: String?) throws -> String {
+        let policy = try XCTUnwrap(policy)
+        let range = try XCTUnwrap(policy.range(of: #"script-src 'nonce-([A-Za-z0-9+/=]+)'"#, options: .regularExpression))
+        return String(policy[range].dropFirst("script-src 'nonce-".count).dropLast())
+    }
+
+    func testPageIsOpenWithATokenWhileTheDataStaysClosed() async throws {
+        let app = try makeApp(token: "page-token")
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/", method: .get) { response in
+                XCTAssertEqual(response.status, .ok)
+                XCTAssertEqual(response.headers[.contentType], "text/html; charset=utf-8")
+                XCTAssertEqual(response.headers[.xContentTypeOptions], "nosniff")
+                XCTAssertEqual(response.headers[.cacheControl], "no-store")
+                let policy = try XCTUnwrap(response.headers[.contentSecurityPolicy])
+                XCTAssertTrue(policy.hasPrefix("default-src 'none'; "), policy)
+                XCTAssertTrue(policy.contains("connect-src 'self'"), policy)
+                XCTAssertTrue(policy.contains("frame-ancestors 'none'"), policy)
+                XCTAssertFalse(policy.contains("unsafe-inline"), policy)
+                XCTAssertTrue(String(buffer: response.body).hasPrefix("<!DOCTYPE html>"))
+            }
+            for path in ["/v1/status", "/v1/events", "/v1/history", "/metrics"] {
+                try await client.execute(uri: path, method: .get) { response in
+                    XCTAssertEqual(response.status, .unauthorized, "\(path) must still need the token")
+                }
+            }
+            try await client.execute(uri: "/v1/status", method: .get, headers: [.authorization: "Bearer page-token"]) { response in
+                XCTAssertEqual(response.status, .ok)
+            }
+        }
+    }
+
+    func testEveryResponseCarriesItsOwnNonceOnStyleAndScript() async throws {
+        let app = try makeApp(token: nil)
+        try await app.test(.router) { client in
+            var nonces: [String] = []
+            for _ in 0..<2 {
+                let nonce = try await client.execute(uri: "/", method: .get) { response -> String in
+                    XCTAssertEqual(response.status, .ok)
+                    let policy = response.headers[.contentSecurityPolicy]
+                    let nonce = try Self.scriptNonce(policy)
+                    XCTAssertEqual(Data(base64Encoded: nonce)?.count, 16, nonce)
+                    XCTAssertTrue(policy?.contains("style-src 'nonce-\(nonce)'") == true, policy ?? "")
+                    let html = String(buffer: response.body)
+                    XCTAssertEqual(html.components(separatedBy: "<script nonce=\"\(nonce)\">").count, 2, "one script, with the nonce")
+                    XCTAssertEqual(html.components(separatedBy: "<style nonce=\"\(nonce)\">").count, 2, "one style, with the nonce")
+                    XCTAssertEqual(html.components(separatedBy: "<script").count, 2)
+                    XCTAssertEqual(html.components(separatedBy: "<style").count, 2)
+                    XCTAssertFalse(html.contains("{{"), "a placeholder was left in the page")
+                    return nonce
+                }
+                nonces.append(nonce)
+            }
+            XCTAssertNotEqual(nonces[0], nonces[1])
+        }
+    }
+
+    func testPageIsSelfContainedAndInsertsNoHTML() throws {
+        let html = StatusPage.html(nonce: "n")
+        // Nothing fetched from anywhere: no src/href attributes, no absolute URLs, no CSS imports.
+        for forbidden in [" src=", " href=", "http://", "https://", "//cdn", "@import", "url("] {
+            XCTAssertFalse(html.contains(forbidden), "the page must not reference \(forbidden)")
+        }
+        // No inline event-handler attributes (the CSP nonce would block them anyway).
+        XCTAssertNil(html.range(of: #"<[^>]*\son[a-z]+\s*="#, options: .regularExpression))
+        // Server strings reach the DOM only as text: no HTML sinks in the script.
+        for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "srcdoc"] {
+            XCTAssertFalse(StatusPage.script.contains(sink), "the script must not use \(sink)")
+        }
+        // It reads the feed relative to where it is served, with the token header on both requests.
+        XCTAssertTrue(StatusPage.script.contains("fetch(\"v1/status\""))
+        XCTAssertTrue(StatusPage.script.contains("fetch(\"v1/events\""))
+        XCTAssertTrue(StatusPage.script.contains("result.Authorization = \"Bearer \" + token"))
+        XCTAssertTrue(StatusPage.script.contains("sessionStorage"))
+    }
+}
