@@ -7,7 +7,7 @@ import XCTest
 ///
 /// The package test needs a release binary built with `--static-swift-stdlib` (`make release`, `make deb` or
 /// `make deb-check`; minutes on a 2-core machine), so it packages `.build/release/netvigil` when that exists and skips
-/// with that instruction otherwise. `make deb-check` runs the same package build and lintian from a fresh release build.
+/// with that instruction otherwise (also when the release binary came from a plain `swift build -c release`). `make deb-check` runs the same package build and lintian from a fresh release build.
 final class DeployPackageTests: XCTestCase {
     private let root = SchemaValidator.repositoryRoot
     private let make = URL(fileURLWithPath: "/usr/bin/make")
@@ -101,6 +101,11 @@ final class DeployPackageTests: XCTestCase {
         let release = root.appendingPathComponent(".build/release/netvigil").path
         guard FileManager.default.isExecutableFile(atPath: release) else {
             throw XCTSkip("no release binary: run `make deb-check` (or `make release`) first; it builds one with --static-swift-stdlib")
+        }
+        // A plain `swift build -c release` (e.g. Benchmarks/run.sh) links the toolchain's runtime: not packageable.
+        let dynamic = try ProcessRunner.run(["-d", release], executable: URL(fileURLWithPath: "/usr/bin/readelf")).stdout
+        if dynamic.contains("libswiftCore") || dynamic.contains("RUNPATH") {
+            throw XCTSkip("\(release) was built without `make release`'s --static-swift-stdlib --disable-local-rpath; run `make deb-check`")
         }
         let directory = try TemporaryDirectory()
         let build = try ProcessRunner.run([root.path + "/deploy/debian/build-deb.sh", release, directory.path("out")],
