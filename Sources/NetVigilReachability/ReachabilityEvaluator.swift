@@ -55,11 +55,18 @@ public enum ReachabilityEvaluator {
         if source == nil, route.isLocal { source = address }
         let usable = source.map { mirror.isUsableSource($0) } ?? false
         var flags = Self.flags(route: route, link: link, hasUsableSource: usable)
-        if interventionRequired { flags.insert(.interventionRequired) }
+        if interventionRequired { flags.formUnion(Self.captiveFlags(flags)) }
         return ReachabilityEvaluation(
             target: target, flags: flags, interface: link?.name, interfaceKind: link?.kind,
             gateway: route.gateway?.description, source: source?.description, family: route.family,
             table: route.table, address: address.description, time: time)
+    }
+
+    /// What a captive portal adds, as SCNetworkReachability reports such a network: the route works but a
+    /// connection needs the user (`connectionRequired` + `interventionRequired`), which AFNetworking's formula maps
+    /// to NotReachable.
+    static func captiveFlags(_ flags: ReachabilityFlags) -> ReachabilityFlags {
+        flags.contains(.reachable) ? [.interventionRequired, .connectionRequired] : .interventionRequired
     }
 
     /// `default`: is there any usable default route (IPv4 or IPv6) in a table the policy rules consult?
@@ -79,7 +86,7 @@ public enum ReachabilityEvaluator {
             }
             let usable = source.map { mirror.isUsableSource($0) } ?? false
             var flags = flags(route: route, link: link, hasUsableSource: usable)
-            if interventionRequired { flags.insert(.interventionRequired) }
+            if interventionRequired { flags.formUnion(Self.captiveFlags(flags)) }
             let evaluation = ReachabilityEvaluation(
                 target: .default, flags: flags, interface: link?.name, interfaceKind: link?.kind,
                 gateway: route.gateway?.description, source: source?.description, family: route.family,

@@ -132,7 +132,8 @@ public actor ReachabilityMonitor {
         watcher?.send(.remove(targets))
     }
 
-    /// Sets or clears `interventionRequired` for a target (input of the captive-portal check).
+    /// Sets or clears the captive-portal input for a target: `interventionRequired`, plus `connectionRequired` when
+    /// the route is reachable (so the status becomes NotReachable, as AFNetworking maps a captive network).
     /// When running, returns after the target has been re-evaluated.
     public func setInterventionRequired(_ required: Bool, for target: ReachabilityTarget) async {
         if required { interventions.insert(target) } else { interventions.remove(target) }

@@ -265,4 +265,55 @@ final class DaemonEndToEndTests: XCTestCase {
         XCTAssertEqual(export.status, 0, export.stderr)
         try SchemaValidator.assertValid(directory.path("export.json"), ndjson: false)
     }
+
+    // MARK: Captive portal
+
+    /// A "portal" answering 200 where 204 is expected: `default` becomes NotReachable with interventionRequired,
+    /// and the feed shows `portal`; when the network answers 204 again, the flag clears.
+    func testCaptivePortalMakesDefaultNotReachable() throws {
+        directory = try TemporaryDirectory()
+        let portalPort = ProcessRunner.freePort(), feedPort = ProcessRunner.freePort()
+        let script = try directory.write("portal.py", """
+            import os, sys
+            from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
+            base = sys.argv[2]
+            class Handler(BaseHTTPRequestHandler):
+                def log_message(self, *args): pass
+                def do_GET(self):
+                    portal = os.path.exists(os.path.join(base, "portal-on"))
+                    body = b"<html>Sign in to the hotel Wi-Fi</html>" if portal else b""
+                    self.send_response(200 if portal else 204)
+                    self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
+            ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
+            """)
+        FileManager.default.createFile(atPath: directory.path("portal-on"), contents: nil)
+        let portal = Process()
+        portal.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        portal.arguments = [script, "\(portalPort)", directory.url.path]
+        try portal.run()
+        processes.append(portal)
+        let config = try directory.write("netvigil.yml", """
+            storage: { path: state/netvigil.sqlite }
+            feed: { listen: 127.0.0.1:\(feedPort) }
+            reachability:
+              captive_portal: { url: "http://127.0.0.1:\(portalPort)/generate_204", expect_status: 204, interval: 1s }
+            """)
+        _ = try startDaemon(config: config)
+        func defaultEntry() -> [String: Any]? {
+            (status(feed: feedPort)?["reachability"] as? [[String: Any]])?.first { $0["target"] as? String == "default" }
+        }
+        try waitUntil("a portal verdict", timeout: 20) {
+            (self.status(feed: feedPort)?["captive_portal"] as? [String: Any])?["state"] as? String == "portal"
+        }
+        try waitUntil("default to be NotReachable with interventionRequired", timeout: 5) {
+            guard let entry = defaultEntry() else { return false }
+            return entry["status"] as? String == "NotReachable"
+                && (entry["flags"] as? [String])?.contains("interventionRequired") == true
+        }
+        try FileManager.default.removeItem(atPath: directory.path("portal-on"))
+        try waitUntil("the portal to clear", timeout: 5) {
+            (self.status(feed: feedPort)?["captive_portal"] as? [String: Any])?["state"] as? String == "free"
+                && (defaultEntry()?["flags"] as? [String])?.contains("interventionRequired") == false
+        }
+    }
 }

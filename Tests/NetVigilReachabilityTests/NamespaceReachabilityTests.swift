@@ -161,8 +161,10 @@ final class NamespaceReachabilityTests: XCTestCase {
         XCTAssertEqual(first?.flags, [.reachable, .isDirect])
         await monitor.setInterventionRequired(true, for: target)
         let flagged = await iterator.next()
-        XCTAssertEqual(flagged?.flags, [.reachable, .isDirect, .interventionRequired])
-        XCTAssertEqual(flagged?.status, .reachableViaWiFi, "interventionRequired alone does not block (AFNetworking)")
+        // A captive portal: the route works but a connection needs the user, so AFNetworking's formula says
+        // NotReachable (connectionRequired without onDemand/onTraffic).
+        XCTAssertEqual(flagged?.flags, [.reachable, .isDirect, .interventionRequired, .connectionRequired])
+        XCTAssertEqual(flagged?.status, .notReachable)
         let now = try await evaluationNow(monitor, target)
         XCTAssertTrue(now.flags.contains(.interventionRequired))
     }
