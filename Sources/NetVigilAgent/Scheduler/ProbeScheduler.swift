@@ -78,16 +78,21 @@ public final class ProbeScheduler: Service, Sendable {
 
     public func run() async throws {
         await watchReachability()
-        await withGracefulShutdownHandler {
-            await withTaskGroup(of: Void.self) { group in
-                while let runners = await self.nextRunners() {
-                    for runner in runners {
-                        group.addTask { await self.loop(runner) }
+        // Graceful shutdown lets probes in flight finish and be stored; cancellation (another service failed)
+        // stops the same way, so the group never waits on a sleeping scheduler.
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await withTaskGroup(of: Void.self) { group in
+                    while let runners = await self.nextRunners() {
+                        for runner in runners {
+                            group.addTask { await self.loop(runner) }
+                        }
                     }
                 }
-                group.cancelAll()
+            } onGracefulShutdown: {
+                self.shutdown()
             }
-        } onGracefulShutdown: {
+        } onCancel: {
             self.shutdown()
         }
         logger.debug("probe scheduler stopped")
