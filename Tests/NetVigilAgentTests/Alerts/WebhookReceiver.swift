@@ -80,7 +80,8 @@ final class WebhookReceiver {
 
     func stop() {
         if process.isRunning {
-            process.terminate()
+            // SIGKILL: a child started from a test thread inherits that thread's blocked signals, SIGTERM included.
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
