@@ -4,15 +4,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
+# SCRATCH_PATH: a separate build directory (so a benchmark build does not hold .build's lock).
+scratch=${SCRATCH_PATH:-.build}
+release() { swift build -c release --scratch-path "$scratch" "$@" >/dev/null; }
+bin=$scratch/release
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB"
 
 run_store() {
-  swift build -c release --product netvigil >/dev/null
-  swift build -c release --product StoreBenchmarks >/dev/null
+  release --product netvigil
+  release --product StoreBenchmarks
   local db; db=$(mktemp -d)/bench.sqlite
-  .build/release/StoreBenchmarks --db "$db" --rows 1000000 --batch 5000
+  "$bin/StoreBenchmarks" --db "$db" --rows 1000000 --batch 5000
   for format in json ndjson; do
-    python3 - ".build/release/netvigil" "$db" "$format" <<'PY'
+    python3 - "$bin/netvigil" "$db" "$format" <<'PY'
 import resource, subprocess, sys, time
 binary, db, fmt = sys.argv[1:4]
 start = time.monotonic()
@@ -49,19 +53,19 @@ CONF
 
 # 1,000 targets every 10 s against loopback nginx for 5 minutes (SCHEDULER_SECONDS to change).
 run_scheduler() {
-  swift build -c release --product SchedulerBenchmarks >/dev/null
+  release --product SchedulerBenchmarks
   local prefix; prefix=$(mktemp -d)
   local port=18480
   start_nginx "$prefix" "$port"
   trap 'kill $(cat '"$prefix"'/nginx.pid) 2>/dev/null; rm -rf '"$prefix" RETURN
   ulimit -n 8192 || true
-  .build/release/SchedulerBenchmarks --url "http://127.0.0.1:$port/" --targets "${SCHEDULER_TARGETS:-1000}" \
+  "$bin/SchedulerBenchmarks" --url "http://127.0.0.1:$port/" --targets "${SCHEDULER_TARGETS:-1000}" \
     --interval "${SCHEDULER_INTERVAL:-10s}" --seconds "${SCHEDULER_SECONDS:-300}"
 }
 
 # Idle daemon with 100 targets (60 s interval) vs prometheus-blackbox-exporter idle, measured over the same 120 s.
 run_idle() {
-  swift build -c release --product netvigil >/dev/null
+  release --product netvigil
   if ! command -v prometheus-blackbox-exporter >/dev/null && [ "$(id -u)" = 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus-blackbox-exporter >/dev/null
   fi
@@ -75,7 +79,7 @@ run_idle() {
     echo "targets:"
     for i in $(seq 0 99); do echo "  - { name: t$i, url: \"http://127.0.0.1:$port/?t=$i\", interval: 60s }"; done
   } > "$dir/netvigil.yml"
-  .build/release/netvigil run --config "$dir/netvigil.yml" 2>"$dir/daemon.log" &
+  "$bin/netvigil" run --config "$dir/netvigil.yml" 2>"$dir/daemon.log" &
   local daemon=$!
   local exporter=""
   if command -v prometheus-blackbox-exporter >/dev/null; then

@@ -42,7 +42,8 @@ public enum ProcessRunner {
         group.enter()
         DispatchQueue.global().async { errData.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         if group.wait(timeout: deadline) == .timedOut {
-            process.terminate()
+            // SIGKILL: a child started from a test thread may inherit a mask that blocks SIGTERM.
+            kill(process.processIdentifier, SIGKILL)
             XCTFail("\(arguments) did not finish within \(timeout) s")
         }
         process.waitUntilExit()
