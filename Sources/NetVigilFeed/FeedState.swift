@@ -34,6 +34,11 @@ public struct FeedState: Sendable {
         self.portal = portal
     }
 
+    /// One probe target with its firing alerts, nil when not configured.
+    func targetSnapshot(_ name: String, now: Timestamp = .now()) -> TargetSnapshot? {
+        targets?.snapshot(name, now: now, firing: alerts?.firing(target: name) ?? [])
+    }
+
     /// Every probe target with its firing alerts, in configuration order.
     func targetSnapshots(now: Timestamp = .now()) -> [TargetSnapshot] {
         guard let targets else { return [] }

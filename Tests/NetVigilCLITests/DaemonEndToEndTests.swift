@@ -196,6 +196,21 @@ final class DaemonEndToEndTests: XCTestCase {
         var daemon = try startDaemon(config: config)
         try waitUntil("a first ok probe", timeout: 30) { self.target("api", feed: feedPort)?["status"] as? String == "up" }
 
+        // /v1/targets/{name}: the target in full with its recent results, newest first; 404 for an unknown name.
+        try waitUntil("a few results", timeout: 10) {
+            ((try? ProcessRunner.curl("http://127.0.0.1:\(feedPort)/v1/targets/api"))
+                .flatMap { try? JSONSerialization.jsonObject(with: Data($0.1.utf8)) as? [String: Any] }?["results"] as? [Any])?.count ?? 0 >= 3
+        }
+        let (targetStatus, targetBody) = try ProcessRunner.curl("http://127.0.0.1:\(feedPort)/v1/targets/api")
+        XCTAssertEqual(targetStatus, 200, targetBody)
+        let detail = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(targetBody.utf8)) as? [String: Any])
+        XCTAssertEqual((detail["target"] as? [String: Any])?["name"] as? String, "api")
+        let results = try XCTUnwrap(detail["results"] as? [[String: Any]])
+        XCTAssertTrue(results.allSatisfy { $0["type"] as? String == "probe" && $0["target"] as? String == "api" })
+        let times = results.compactMap { $0["time"] as? String }
+        XCTAssertEqual(times, times.sorted(by: >), "newest first")
+        XCTAssertEqual(try ProcessRunner.curl("http://127.0.0.1:\(feedPort)/v1/targets/nope").0, 404)
+
         // /v1/events delivers a probe result within one interval.
         let events = try ProcessRunner.run(["-s", "-N", "-m", "2.5", "http://127.0.0.1:\(feedPort)/v1/events"],
                                            executable: URL(fileURLWithPath: "/usr/bin/curl"), timeout: 10)
