@@ -258,14 +258,10 @@ public struct TargetsSection: Sendable {
         var result: Set<Int> = []
         for entry in try value.sequenceOrSingle() {
             let text = try entry.string()
-            let bounds = text.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            if bounds.count == 1, let code = bounds[0], (100...599).contains(code) {
-                result.insert(code)
-            } else if bounds.count == 2, let low = bounds[0], let high = bounds[1], 100 <= low, low <= high, high <= 599 {
-                result.formUnion(low...high)
-            } else {
+            guard let codes = StatusCodeSet.parse(item: text) else {
                 throw entry.error("expected a status code or range like 200 or 200-299, got \"\(text)\"")
             }
+            result.formUnion(codes)
         }
         return result
     }

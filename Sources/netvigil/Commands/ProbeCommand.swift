@@ -178,17 +178,9 @@ struct ProbeCommand: AsyncParsableCommand {
     }
 
     static func statuses(_ text: String) throws -> Set<Int> {
-        var result: Set<Int> = []
-        for part in text.split(separator: ",") {
-            let bounds = part.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            if bounds.count == 1, let code = bounds[0], (100...599).contains(code) {
-                result.insert(code)
-            } else if bounds.count == 2, let low = bounds[0], let high = bounds[1], 100 <= low, low <= high, high <= 599 {
-                result.formUnion(low...high)
-            } else {
-                throw CLIFailure(.usage, "--expect-status: cannot parse \"\(text)\" (want 200-299 or 200,204)")
-            }
+        guard let codes = StatusCodeSet.parse(list: text) else {
+            throw CLIFailure(.usage, "--expect-status: cannot parse \"\(text)\" (want 200-299 or 200,204)")
         }
-        return result
+        return codes
     }
 }
