@@ -9,6 +9,7 @@ extension StatusPage {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="referrer" content="no-referrer">
+        <link rel="icon" href="data:,">
         <title>netvigil</title>
         <style nonce="{{nonce}}">
         :root { color-scheme: light dark; --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --muted: #6e7781;

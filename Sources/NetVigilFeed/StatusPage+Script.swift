@@ -159,6 +159,12 @@ extension StatusPage {
             return result;
           }
 
+          // A 401 for a request sent with `used`: ask again, unless a newer token was entered meanwhile.
+          function refused(used) {
+            if (used !== token) return;
+            askForToken(used ? "The feed refused that token." : "");
+          }
+
           function askForToken(message) {
             if (stream) stream.abort();
             token = null;
@@ -198,6 +204,7 @@ extension StatusPage {
           // Data.
           let loading = null;
           async function loadStatus() {
+            const used = token;
             let response;
             try {
               response = await fetch("v1/status", {headers: headers(), cache: "no-store"});
@@ -206,7 +213,7 @@ extension StatusPage {
               return false;
             }
             if (response.status === 401) {
-              askForToken(token ? "The feed refused that token." : "");
+              refused(used);
               return false;
             }
             if (!response.ok) {
@@ -260,8 +267,9 @@ extension StatusPage {
             stream = controller;
             const extra = {Accept: "text/event-stream"};
             if (lastEventId !== null) extra["Last-Event-ID"] = lastEventId;
+            const used = token;
             const response = await fetch("v1/events", {headers: headers(extra), cache: "no-store", signal: controller.signal});
-            if (response.status === 401) { askForToken(token ? "The feed refused that token." : ""); return; }
+            if (response.status === 401) { refused(used); return; }
             if (!response.ok || !response.body) throw new Error("v1/events answered HTTP " + response.status);
             stopPolling();
             setConnection("live", "live");

@@ -1,0 +1,500 @@
+import Foundation
+import NetVigilTestSupport
+import XCTest
+
+/// The status page in a real browser: Debian's headless Chromium loads `/` from the running daemon, which probes
+/// real nginx; the test reads the rendered DOM.
+///
+/// Chromium is driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`) rather than with
+/// `--dump-dom --virtual-time-budget`: the page keeps `/v1/events` open, and virtual time never advances while a
+/// request is pending, so a one-shot dump would wait forever. The pipe lets the test wait for a state in real time,
+/// change nginx's key and watch the same page update from the event stream.
+final class StatusPageBrowserTests: XCTestCase {
+    private static let chromium = "/usr/bin/chromium"
+
+    private var directory: TemporaryDirectory!
+    private var processes: [Process] = []
+    private var browser: Browser?
+
+    override func setUpWithError() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.chromium) else {
+            throw XCTSkip("chromium is not installed (apt-get install --no-install-recommends chromium): the status page browser tests are skipped")
+        }
+        directory = try TemporaryDirectory()
+    }
+
+    override func tearDown() {
+        browser?.close()
+        browser = nil
+        // SIGTERM first: nginx's master then stops its workers too. Polls `isRunning` (no `waitUntilExit`, which
+        // can block for good on a child that was killed).
+        for process in processes.reversed() where process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        processes.removeAll()
+    }
+
+    // MARK: Fixtures
+
+    private func openssl(_ arguments: [String]) throws {
+        let result = try ProcessRunner.run(arguments, executable: URL(fileURLWithPath: "/usr/bin/openssl"))
+        XCTAssertEqual(result.status, 0, result.stderr)
+    }
+
+    /// A CA and two leaves for 127.0.0.1 with different keys: `a` is pinned, `b` is "the MITM", whose subject carries
+    /// markup (it reaches the page inside the pin-mismatch message and must stay text).
+    private func makePKI() throws {
+        try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "30",
+                     "-subj", "/CN=netvigil page CA", "-keyout", directory.path("ca.key"), "-out", directory.path("ca.pem")])
+        let extensions = try directory.write("leaf.ext", "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n")
+        for (name, subject) in [("a", "/CN=127.0.0.1"), ("b", "/O=<i>mitm<i>/CN=127.0.0.1")] {
+            try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", subject,
+                         "-keyout", directory.path("\(name).key"), "-out", directory.path("\(name).csr")])
+            try openssl(["x509", "-req", "-in", directory.path("\(name).csr"), "-CA", directory.path("ca.pem"),
+                         "-CAkey", directory.path("ca.key"), "-CAcreateserial", "-days", "30", "-extfile", extensions,
+                         "-out", directory.path("\(name).pem")])
+        }
+    }
+
+    private func pin(of certificate: String) throws -> String {
+        let result = try ProcessRunner.run(["pin", "--json", directory.path(certificate)])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let entries = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+        return try XCTUnwrap(entries?.first?["pin"] as? String, result.stdout)
+    }
+
+    /// Installs certificate `name` as the one nginx serves (and reloads a running nginx).
+    private func serve(_ name: String, nginx: Process?) throws {
+        for suffix in ["pem", "key"] {
+            let target = directory.path("served.\(suffix)")
+            try? FileManager.default.removeItem(atPath: target)
+            try FileManager.default.copyItem(atPath: directory.path("\(name).\(suffix)"), toPath: target)
+        }
+        if let nginx { kill(nginx.processIdentifier, SIGHUP) }
+    }
+
+    /// nginx with TLS on `tlsPort` (`/health`) and plain HTTP on `httpPort`, where `/generate_204` answers 200 with a
+    /// login page: a captive portal.
+    private func startNginx(tlsPort: Int, httpPort: Int) throws -> Process {
+        let prefix = directory.path("nginx")
+        try FileManager.default.createDirectory(atPath: prefix + "/logs", withIntermediateDirectories: true)
+        let config = try directory.write("nginx/nginx.conf", """
+            daemon off;
+            pid \(prefix)/nginx.pid;
+            error_log \(prefix)/logs/error.log;
+            worker_processes 1;
+            events { worker_connections 64; }
+            http {
+                access_log off;
+                client_body_temp_path \(prefix)/body;
+                proxy_temp_path \(prefix)/proxy;
+                fastcgi_temp_path \(prefix)/fastcgi;
+                uwsgi_temp_path \(prefix)/uwsgi;
+                scgi_temp_path \(prefix)/scgi;
+                server {
+                    listen 127.0.0.1:\(tlsPort) ssl;
+                    ssl_certificate \(directory.path("served.pem"));
+                    ssl_certificate_key \(directory.path("served.key"));
+                    location = /health { default_type application/json; return 200 '{"status":"UP"}'; }
+                }
+                server {
+                    listen 127.0.0.1:\(httpPort);
+                    location = /generate_204 { default_type text/html; return 200 '<a>log in</a>'; }
+                }
+            }
+            """)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        process.arguments = ["-p", prefix, "-c", config, "-e", prefix + "/logs/error.log"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        processes.append(process)
+        try waitUntil("nginx listening", timeout: 10) {
+            (try? ProcessRunner.curl("https://127.0.0.1:\(tlsPort)/health", headers: []))?.0 != nil
+        }
+        return process
+    }
+
+    private func startDaemon(config: String, feedPort: Int) throws {
+        let log = directory.path("daemon.log")
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        let process = Process()
+        process.executableURL = ProcessRunner.binary
+        process.arguments = ["run", "--config", config]
+        process.currentDirectoryURL = directory.url
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        processes.append(process)
+        try waitUntil("the feed to answer", timeout: 20) {
+            (try? ProcessRunner.curl("http://127.0.0.1:\(feedPort)/healthz"))?.0 == 200
+        }
+    }
+
+    private func daemonLog() -> String {
+        String((try? String(contentsOfFile: directory.path("daemon.log"), encoding: .utf8))?.suffix(3_000) ?? "")
+    }
+
+    private func waitUntil(_ what: String, timeout: TimeInterval, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        XCTFail("timed out after \(timeout) s waiting for \(what); daemon log tail:\n\(daemonLog())")
+        throw XCTSkip("aborted: \(what)")
+    }
+
+    private func openBrowser() throws -> Browser {
+        let driver = try directory.write("devtools.py", Browser.driver)
+        let opened = try Browser(driver: driver, chromium: Self.chromium)
+        browser = opened
+        return opened
+    }
+
+    /// Waits in the page until `expression` is truthy; fails with the page's state and the daemon log otherwise.
+    private func waitInPage(_ browser: Browser, _ what: String, _ expression: String, timeout: TimeInterval = 15) throws {
+        let value = try browser.step(["waitFor": expression, "timeout": timeout])
+        if !(value as? Bool ?? false) {
+            let page = try? browser.step(["eval": "document.body.innerText"])
+            XCTFail("page: timed out after \(timeout) s waiting for \(what).\nPage text:\n\(page ?? "?")\nDaemon log:\n\(daemonLog())")
+            throw XCTSkip("aborted: \(what)")
+        }
+    }
+
+    private func text(_ browser: Browser, _ selector: String) throws -> String {
+        let quoted = String(decoding: try JSONSerialization.data(withJSONObject: [selector]), as: UTF8.self).dropFirst().dropLast()
+        return try browser.step(["eval": "(document.querySelector(\(quoted)) || {}).textContent || ''"]) as? String ?? ""
+    }
+
+    private func row(_ name: String) -> String { "document.querySelector('#targets tr.target[data-target=\"\(name)\"]')" }
+
+    // MARK: Scenarios
+
+    func testPageShowsTargetsReachabilityAndPinMismatchAndFollowsTheEventStream() throws {
+        try makePKI()
+        let pinA = try pin(of: "a.pem")
+        let backup = "sha256/" + Data(repeating: 7, count: 32).base64EncodedString()
+        let tlsPort = ProcessRunner.freePort(), httpPort = ProcessRunner.freePort(), feedPort = ProcessRunner.freePort()
+        try serve("b", nginx: nil)
+        let nginx = try startNginx(tlsPort: tlsPort, httpPort: httpPort)
+        let config = try directory.write("netvigil.yml", """
+            storage: { path: state/netvigil.sqlite }
+            feed: { listen: 127.0.0.1:\(feedPort) }
+            targets:
+              - name: api
+                url: https://127.0.0.1:\(tlsPort)/health
+                interval: 1s
+                timeout: 3s
+                tls: { pinning: publicKey, pins: [\(pinA), \(backup)], ca: [\(directory.path("ca.pem"))] }
+              - name: plain
+                url: https://127.0.0.1:\(tlsPort)/health
+                interval: 1s
+                tls: { ca: [\(directory.path("ca.pem"))] }
+            alerts:
+              rules: { pin_mismatch: { threshold: 1 } }
+            """)
+        try startDaemon(config: config, feedPort: feedPort)
+        let browser = try openBrowser()
+        _ = try browser.step(["navigate": "http://127.0.0.1:\(feedPort)/"])
+
+        // The served key does not match the pins: the row shows the mismatch and the firing alert.
+        try waitInPage(browser, "api to show a firing pin mismatch", """
+            \(row("api"))?.dataset.pin === "mismatch" && \(row("api")).dataset.status === "down"
+              && !!\(row("api")).querySelector('.alert[data-kind="pin_mismatch"]')
+            """)
+        try waitInPage(browser, "plain to be up", "\(row("plain"))?.dataset.status === 'up'")
+        let api = try text(browser, "#targets tr.target[data-target=\"api\"]")
+        for expected in ["api", "https://127.0.0.1:\(tlsPort)/health", "down", "TLSv1.", "untrusted", "mismatch", "pin_mismatch", "29"] {
+            XCTAssertTrue(api.contains(expected), "the api row shows \(expected): \(api)")
+        }
+        let plain = try text(browser, "#targets tr.target[data-target=\"plain\"]")
+        for expected in ["up", "not_pinned", "trusted", "200", "TLSv1."] {
+            XCTAssertTrue(plain.contains(expected), "the plain row shows \(expected): \(plain)")
+        }
+        let timings = try browser.step(["eval": """
+            ["total", "connect", "tls"].map((p) => \(row("plain")).querySelector("td.phase-" + p).textContent)
+            """]) as? [String] ?? []
+        XCTAssertEqual(timings.count, 3)
+        XCTAssertTrue(timings.allSatisfy { Double($0) != nil }, "phase cells hold milliseconds: \(timings)")
+        XCTAssertTrue(try text(browser, "#targets tr.target[data-target=\"plain\"] td.age").hasSuffix("s ago"))
+
+        // The mismatch message names the MITM's subject as text: its markup creates no element.
+        let detail = try text(browser, "#targets tr.detail[data-detail-of=\"api\"]")
+        XCTAssertTrue(detail.contains("pinning failure"), detail)
+        XCTAssertTrue(detail.contains("mitm") && detail.contains("<i"), "the subject is shown literally: \(detail)")
+        XCTAssertEqual(try browser.step(["eval": """
+            document.querySelector('#targets tr.detail[data-detail-of="api"] pre').children.length
+            """]) as? Int, 0, "server text was parsed as HTML")
+
+        // Reachability: the default route, with its status, flags and interface.
+        try waitInPage(browser, "the default reachability row", "!!document.querySelector('#reachability tr[data-target=\"default\"]')")
+        let reachability = try text(browser, "#reachability tr[data-target=\"default\"]")
+        XCTAssertTrue(reachability.hasPrefix("default"), reachability)
+        XCTAssertNotNil(reachability.range(of: "ReachableVia|NotReachable|Unknown", options: .regularExpression), reachability)
+
+        // Back to the pinned key: the same page turns matched/up from the event stream, no reload.
+        try waitInPage(browser, "the event stream", "document.getElementById('connection').className === 'live'")
+        _ = try browser.step(["eval": "window.__samePage = true"])
+        try serve("a", nginx: nginx)
+        try waitInPage(browser, "api to recover in place", """
+            window.__samePage === true && \(row("api"))?.dataset.pin === "matched" && \(row("api")).dataset.status === "up"
+              && !\(row("api")).querySelector('.alert')
+            """, timeout: 10)
+
+        XCTAssertEqual(browser.exceptions, [], "the page threw")
+        XCTAssertEqual(browser.console, [], "console errors (a CSP violation shows here)")
+    }
+
+    func testPageAsksForTheTokenUsesItForTheStreamAndShowsACaptivePortal() throws {
+        try makePKI()
+        let pinA = try pin(of: "a.pem")
+        let tlsPort = ProcessRunner.freePort(), httpPort = ProcessRunner.freePort(), feedPort = ProcessRunner.freePort()
+        let token = "page-\(UUID().uuidString)"
+        try serve("a", nginx: nil)
+        let nginx = try startNginx(tlsPort: tlsPort, httpPort: httpPort)
+        let config = try directory.write("netvigil.yml", """
+            storage: { path: state/netvigil.sqlite }
+            feed: { listen: 127.0.0.1:\(feedPort), token: \(token) }
+            reachability:
+              captive_portal: { url: "http://127.0.0.1:\(httpPort)/generate_204", expect_status: 204, interval: 1s, timeout: 2s }
+            targets:
+              - name: api
+                url: https://127.0.0.1:\(tlsPort)/health
+                interval: 1s
+                timeout: 3s
+                tls: { pinning: publicKey, pins: [\(pinA)], ca: [\(directory.path("ca.pem"))] }
+            """)
+        try startDaemon(config: config, feedPort: feedPort)
+        XCTAssertEqual(try ProcessRunner.curl("http://127.0.0.1:\(feedPort)/v1/status").0, 401, "the data needs the token")
+        XCTAssertEqual(try ProcessRunner.curl("http://127.0.0.1:\(feedPort)/").0, 200, "the page does not")
+
+        let browser = try openBrowser()
+        _ = try browser.step(["navigate": "http://127.0.0.1:\(feedPort)/"])
+        try waitInPage(browser, "the token form", "!document.getElementById('token-form').hidden")
+        XCTAssertEqual(try browser.step(["eval": "document.getElementById('content').hidden"]) as? Bool, true)
+        XCTAssertEqual(try browser.step(["eval": "document.querySelectorAll('#targets tr').length"]) as? Int, 1, "header row only")
+
+        func submit(_ value: String) throws {
+            let quoted = String(decoding: try JSONSerialization.data(withJSONObject: [value]), as: UTF8.self).dropFirst().dropLast()
+            _ = try browser.step(["eval": """
+                document.getElementById('token-input').value = \(quoted);
+                document.getElementById('token-form').requestSubmit(); true
+                """])
+        }
+        try submit("wrong-token")
+        try waitInPage(browser, "the refusal", """
+            !document.getElementById('token-form').hidden
+              && document.getElementById('token-message').textContent.includes('refused')
+            """)
+        XCTAssertNil(try browser.step(["eval": "sessionStorage.getItem('netvigil.token')"]) as? String)
+
+        try submit(token)
+        try waitInPage(browser, "api to be up with the token", "\(row("api"))?.dataset.status === 'up'")
+        XCTAssertEqual(try browser.step(["eval": "sessionStorage.getItem('netvigil.token')"]) as? String, token)
+        try waitInPage(browser, "the authenticated event stream", "document.getElementById('connection').className === 'live'")
+
+        // The captive-portal check gets 200 instead of 204: default carries the portal badge and the banner shows.
+        try waitInPage(browser, "the portal state", """
+            document.querySelector('#reachability tr[data-target="default"]')?.dataset.portal === "true"
+              && !document.getElementById('banner').hidden
+            """)
+        XCTAssertTrue(try text(browser, "#reachability tr[data-target=\"default\"] td.status").contains("portal"))
+        XCTAssertTrue(try text(browser, "#captive-portal").contains("HTTP 200"))
+
+        // A key change reaches the page through the token-authenticated stream.
+        _ = try browser.step(["eval": "window.__samePage = true"])
+        try serve("b", nginx: nginx)
+        try waitInPage(browser, "the mismatch in place", "window.__samePage === true && \(row("api"))?.dataset.pin === 'mismatch'",
+                       timeout: 10)
+
+        // A reload in the same tab keeps the token (sessionStorage): no form.
+        _ = try browser.step(["navigate": "http://127.0.0.1:\(feedPort)/"])
+        try waitInPage(browser, "the reloaded page with data", "\(row("api"))?.dataset.pin === 'mismatch' && document.getElementById('token-form').hidden")
+
+        XCTAssertEqual(browser.exceptions, [], "the page threw")
+        XCTAssertEqual(browser.console.filter { !$0.contains("401") }, [], "console errors other than the expected 401s")
+    }
+}
+
+/// Headless Chromium driven over the DevTools protocol on a pipe by a small Python driver (one JSON step per line
+/// on stdin, one JSON answer per line on stdout). Console errors and uncaught exceptions are collected.
+private final class Browser {
+    struct DriverError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private let process = Process()
+    private let input: FileHandle
+    private let output: FileHandle
+    private var buffer = Data()
+    /// Console errors and warnings (CSP violations, failed requests), with their URL.
+    private(set) var console: [String] = []
+    /// Uncaught exceptions.
+    private(set) var exceptions: [String] = []
+
+    init(driver: String, chromium: String) throws {
+        let stdin = Pipe(), stdout = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [driver, chromium]
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input = stdin.fileHandleForWriting
+        output = stdout.fileHandleForReading
+    }
+
+    /// Runs one step (`navigate`, `waitFor` + `timeout`, `eval`) and returns its value.
+    func step(_ step: [String: Any], timeout: TimeInterval = 60) throws -> Any? {
+        var line = try JSONSerialization.data(withJSONObject: step)
+        line.append(UInt8(ascii: "\n"))
+        try input.write(contentsOf: line)
+        let answer = try JSONSerialization.jsonObject(with: try readLine(timeout: timeout)) as? [String: Any] ?? [:]
+        console += answer["console"] as? [String] ?? []
+        exceptions += answer["exceptions"] as? [String] ?? []
+        if let error = answer["error"] as? String { throw DriverError(description: "browser: \(error)") }
+        let value = answer["value"]
+        return value is NSNull ? nil : value
+    }
+
+    private func readLine(timeout: TimeInterval) throws -> Data {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[buffer.startIndex..<end]
+                buffer = Data(buffer[buffer.index(after: end)...])
+                return Data(line)
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw DriverError(description: "browser: no answer within \(timeout) s") }
+            var descriptor = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32(min(remaining, 1) * 1_000)) > 0 else { continue }
+            let chunk = output.availableData
+            if chunk.isEmpty { throw DriverError(description: "browser: the driver exited") }
+            buffer.append(chunk)
+        }
+    }
+
+    /// Closes the driver's input (it closes Chromium and exits); kills it if it does not within 10 s.
+    func close() {
+        try? input.close()
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    static let driver = #"""
+        # Drives headless Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe: commands on fd 3,
+        # replies and events on fd 4, each message NUL-terminated). One JSON step per stdin line, one answer per line.
+        import json, os, shutil, subprocess, sys, tempfile, time
+
+        chrome = sys.argv[1]
+        command_read, command_write = os.pipe()
+        reply_read, reply_write = os.pipe()
+        # Copy the child's ends above 3 and 4 first so placing them on 3 and 4 cannot clobber each other.
+        child_in, child_out = os.dup2(command_read, 100), os.dup2(reply_write, 101)
+        profile = tempfile.mkdtemp(prefix="netvigil-chromium-")
+
+        def place_fds():
+            os.dup2(child_in, 3)
+            os.dup2(child_out, 4)
+
+        browser = subprocess.Popen(
+            [chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
+             "--remote-debugging-pipe", "--user-data-dir=" + profile, "about:blank"],
+            pass_fds=(3, 4), preexec_fn=place_fds, start_new_session=True,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for fd in (command_read, reply_write, child_in, child_out):
+            os.close(fd)
+
+        pending, next_id, console, exceptions = b"", 0, [], []
+
+        def note(event):
+            method, params = event.get("method"), event.get("params", {})
+            if method == "Runtime.exceptionThrown":
+                details = params["exceptionDetails"]
+                exceptions.append(details.get("exception", {}).get("description") or details.get("text", "?"))
+            elif method == "Log.entryAdded" and params["entry"]["level"] in ("error", "warning"):
+                entry = params["entry"]
+                console.append(entry["text"] + (" (" + entry["url"] + ")" if entry.get("url") else ""))
+            elif method == "Runtime.consoleAPICalled" and params["type"] in ("error", "warning", "assert"):
+                console.append(" ".join(str(a.get("value", a.get("description", ""))) for a in params["args"]))
+
+        def send(method, params=None, session=None):
+            global next_id, pending
+            next_id += 1
+            message = {"id": next_id, "method": method, "params": params or {}}
+            if session: message["sessionId"] = session
+            os.write(command_write, json.dumps(message).encode() + b"\0")
+            while True:
+                while b"\0" not in pending:
+                    chunk = os.read(reply_read, 65536)
+                    if not chunk: raise RuntimeError("chromium closed the DevTools pipe")
+                    pending += chunk
+                raw, pending = pending.split(b"\0", 1)
+                reply = json.loads(raw)
+                if reply.get("id") == next_id:
+                    if "error" in reply: raise RuntimeError(method + ": " + json.dumps(reply["error"]))
+                    return reply.get("result", {})
+                note(reply)
+
+        def answer(**fields):
+            global console, exceptions
+            fields.update(console=console, exceptions=exceptions)
+            console, exceptions = [], []
+            sys.stdout.write(json.dumps(fields) + "\n")
+            sys.stdout.flush()
+
+        try:
+            target = send("Target.createTarget", {"url": "about:blank"})["targetId"]
+            session = send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+            for domain in ("Page", "Runtime", "Log"):
+                send(domain + ".enable", session=session)
+
+            def evaluate(expression):
+                reply = send("Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True}, session)
+                if "exceptionDetails" in reply:
+                    raise RuntimeError("evaluating failed: " + reply["exceptionDetails"].get("exception", {}).get("description", "?"))
+                return reply.get("result", {}).get("value")
+
+            for line in sys.stdin:
+                step = json.loads(line)
+                try:
+                    if "navigate" in step:
+                        send("Page.navigate", {"url": step["navigate"]}, session)
+                        answer(value=None)
+                    elif "waitFor" in step:
+                        deadline, value = time.time() + step.get("timeout", 10), None
+                        while time.time() < deadline:
+                            try:
+                                value = evaluate(step["waitFor"])
+                            except RuntimeError:
+                                value = None  # the page is still loading
+                            if value: break
+                            time.sleep(0.1)
+                        answer(value=value)
+                    elif "eval" in step:
+                        answer(value=evaluate(step["eval"]))
+                    else:
+                        answer(error="unknown step " + line.strip())
+                except RuntimeError as error:
+                    answer(error=str(error))
+        finally:
+            try:
+                send("Browser.close")
+            except Exception:
+                pass
+            try:
+                browser.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(browser.pid, 9)
+                browser.wait()
+            shutil.rmtree(profile, ignore_errors=True)
+        """#
+}
