@@ -32,7 +32,7 @@ APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config
 # Tools the tests drive: OpenSSL CLI, ip(8) for namespaces, nginx, a JSON Schema validator, curl, promtool and amtool,
 # systemd-analyze, setpriv (util-linux), dpkg-deb, dpkg-shlibdeps and lintian for the package.
 APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus prometheus-alertmanager systemd util-linux \
-	dpkg dpkg-dev lintian
+	dpkg dpkg-dev lintian chromium
 
 .PHONY: all deps test-deps build release run test bench clean install install-files generated deb deb-check
 
