@@ -8,8 +8,11 @@ import XCTest
 final class DaemonEndToEndTests: XCTestCase {
     private var directory: TemporaryDirectory!
     private var processes: [Process] = []
+    private var nginxes: [NginxProcess] = []
 
     override func tearDown() {
+        for nginx in nginxes { nginx.stop() }
+        nginxes.removeAll()
         for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
         processes.removeAll()
     }
@@ -43,48 +46,26 @@ final class DaemonEndToEndTests: XCTestCase {
     }
 
     /// Installs certificate `name` as the one nginx serves and reloads nginx.
-    private func serve(_ name: String, nginx: Process?) throws {
+    private func serve(_ name: String, nginx: NginxProcess?) throws {
         for suffix in ["pem", "key"] {
             let target = directory.path("served.\(suffix)")
             try? FileManager.default.removeItem(atPath: target)
             try FileManager.default.copyItem(atPath: directory.path("\(name).\(suffix)"), toPath: target)
         }
-        if let nginx { kill(nginx.processIdentifier, SIGHUP) }
+        nginx?.reload()
     }
 
-    private func startNginx(port: Int) throws -> Process {
-        let prefix = directory.path("nginx")
-        try FileManager.default.createDirectory(atPath: prefix + "/logs", withIntermediateDirectories: true)
-        let config = try directory.write("nginx/nginx.conf", """
-            daemon off;
-            pid \(prefix)/nginx.pid;
-            error_log \(prefix)/logs/error.log;
-            worker_processes 1;
-            events { worker_connections 64; }
-            http {
-                access_log off;
-                client_body_temp_path \(prefix)/body;
-                proxy_temp_path \(prefix)/proxy;
-                fastcgi_temp_path \(prefix)/fastcgi;
-                uwsgi_temp_path \(prefix)/uwsgi;
-                scgi_temp_path \(prefix)/scgi;
+    private func startNginx(port: Int) throws -> NginxProcess {
+        let nginx = try NginxProcess(prefix: directory.path("nginx"), servers: """
                 server {
                     listen 127.0.0.1:\(port) ssl;
                     ssl_certificate \(directory.path("served.pem"));
                     ssl_certificate_key \(directory.path("served.key"));
                     location = /health { default_type application/json; return 200 '{"status":"UP"}'; }
                 }
-            }
-            """)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-        process.arguments = ["-p", prefix, "-c", config, "-e", prefix + "/logs/error.log"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        processes.append(process)
-        try waitUntil("nginx listening", timeout: 10) { (try? ProcessRunner.curl("https://127.0.0.1:\(port)/health", headers: []))?.0 != nil }
-        return process
+            """, ports: [port])
+        nginxes.append(nginx)
+        return nginx
     }
 
     /// A webhook receiver writing one JSON line per delivery (body + Idempotency-Key) to `hooks.ndjson`;
@@ -240,7 +221,7 @@ final class DaemonEndToEndTests: XCTestCase {
         XCTAssertEqual(hooks(kind: "pin_mismatch", state: "resolved").count, 1)
 
         // Receiver down while the mismatch fires; the daemon is killed -9 after the alert is in the outbox.
-        FileManager.default.createFile(atPath: directory.path("receiver-down"), contents: nil)
+        _ = FileManager.default.createFile(atPath: directory.path("receiver-down"), contents: nil)
         try serve("b", nginx: nginx)
         try waitUntil("the second mismatch to fire", timeout: 6) {
             (self.target("api", feed: feedPort)?["firing_alerts"] as? [[String: Any]])?.contains { $0["kind"] as? String == "pin_mismatch" } == true
@@ -301,7 +282,7 @@ final class DaemonEndToEndTests: XCTestCase {
                     self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
             ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
             """)
-        FileManager.default.createFile(atPath: directory.path("portal-on"), contents: nil)
+        _ = FileManager.default.createFile(atPath: directory.path("portal-on"), contents: nil)
         let portal = Process()
         portal.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         portal.arguments = [script, "\(portalPort)", directory.url.path]

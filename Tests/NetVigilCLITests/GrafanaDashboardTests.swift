@@ -31,9 +31,12 @@ final class GrafanaDashboardTests: XCTestCase {
 
     private var directory: TemporaryDirectory!
     private var processes: [Process] = []
+    private var nginxes: [NginxProcess] = []
     private var prometheusPort = 0
 
     override func tearDown() {
+        for nginx in nginxes { nginx.stop() }
+        nginxes.removeAll()
         // SIGTERM first: nginx's master takes its worker along, the daemon and Prometheus shut down cleanly.
         for process in processes where process.isRunning { kill(process.processIdentifier, SIGTERM) }
         let deadline = Date().addingTimeInterval(10)
@@ -218,30 +221,14 @@ final class GrafanaDashboardTests: XCTestCase {
     }
 
     private func startNginx(port: Int) throws {
-        let prefix = directory.path("nginx")
-        try FileManager.default.createDirectory(atPath: prefix + "/logs", withIntermediateDirectories: true)
-        let config = try directory.write("nginx/nginx.conf", """
-            daemon off;
-            pid \(prefix)/nginx.pid;
-            error_log \(prefix)/logs/error.log;
-            worker_processes 1;
-            events { worker_connections 64; }
-            http {
-                access_log off;
-                client_body_temp_path \(prefix)/body;
-                proxy_temp_path \(prefix)/proxy;
-                fastcgi_temp_path \(prefix)/fastcgi;
-                uwsgi_temp_path \(prefix)/uwsgi;
-                scgi_temp_path \(prefix)/scgi;
+        nginxes.append(try NginxProcess(prefix: directory.path("nginx"), servers: """
                 server {
                     listen 127.0.0.1:\(port) ssl;
                     ssl_certificate \(directory.path("leaf.pem"));
                     ssl_certificate_key \(directory.path("leaf.key"));
                     location = /health { default_type application/json; return 200 '{"status":"UP"}'; }
                 }
-            }
-            """)
-        try start("/usr/sbin/nginx", ["-p", prefix, "-c", config, "-e", prefix + "/logs/error.log"], log: "nginx.log")
+            """, ports: [port]))
     }
 
     /// A webhook sink that accepts every delivery.

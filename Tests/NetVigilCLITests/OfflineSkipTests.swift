@@ -79,7 +79,7 @@ final class OfflineSkipTests: XCTestCase {
               rules: { target_down: { threshold: 1 } }
             """)
         let log = directory.path("daemon.log")
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let daemon = inNamespace(agent, [ProcessRunner.binary.path, "run", "--config", config])
         daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         try daemon.run()

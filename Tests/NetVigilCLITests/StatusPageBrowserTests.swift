@@ -14,6 +14,7 @@ final class StatusPageBrowserTests: XCTestCase {
 
     private var directory: TemporaryDirectory!
     private var processes: [Process] = []
+    private var nginxes: [NginxProcess] = []
     private var browser: Browser?
 
     override func setUpWithError() throws {
@@ -26,6 +27,8 @@ final class StatusPageBrowserTests: XCTestCase {
     override func tearDown() {
         browser?.close()
         browser = nil
+        for nginx in nginxes { nginx.stop() }
+        nginxes.removeAll()
         // SIGTERM first: nginx's master then stops its workers too. Polls `isRunning` (no `waitUntilExit`, which
         // can block for good on a child that was killed).
         for process in processes.reversed() where process.isRunning {
@@ -67,33 +70,19 @@ final class StatusPageBrowserTests: XCTestCase {
     }
 
     /// Installs certificate `name` as the one nginx serves (and reloads a running nginx).
-    private func serve(_ name: String, nginx: Process?) throws {
+    private func serve(_ name: String, nginx: NginxProcess?) throws {
         for suffix in ["pem", "key"] {
             let target = directory.path("served.\(suffix)")
             try? FileManager.default.removeItem(atPath: target)
             try FileManager.default.copyItem(atPath: directory.path("\(name).\(suffix)"), toPath: target)
         }
-        if let nginx { kill(nginx.processIdentifier, SIGHUP) }
+        nginx?.reload()
     }
 
     /// nginx with TLS on `tlsPort` (`/health`) and plain HTTP on `httpPort`, where `/generate_204` answers 200 with a
     /// login page: a captive portal.
-    private func startNginx(tlsPort: Int, httpPort: Int) throws -> Process {
-        let prefix = directory.path("nginx")
-        try FileManager.default.createDirectory(atPath: prefix + "/logs", withIntermediateDirectories: true)
-        let config = try directory.write("nginx/nginx.conf", """
-            daemon off;
-            pid \(prefix)/nginx.pid;
-            error_log \(prefix)/logs/error.log;
-            worker_processes 1;
-            events { worker_connections 64; }
-            http {
-                access_log off;
-                client_body_temp_path \(prefix)/body;
-                proxy_temp_path \(prefix)/proxy;
-                fastcgi_temp_path \(prefix)/fastcgi;
-                uwsgi_temp_path \(prefix)/uwsgi;
-                scgi_temp_path \(prefix)/scgi;
+    private func startNginx(tlsPort: Int, httpPort: Int) throws -> NginxProcess {
+        let nginx = try NginxProcess(prefix: directory.path("nginx"), servers: """
                 server {
                     listen 127.0.0.1:\(tlsPort) ssl;
                     ssl_certificate \(directory.path("served.pem"));
@@ -104,19 +93,9 @@ final class StatusPageBrowserTests: XCTestCase {
                     listen 127.0.0.1:\(httpPort);
                     location = /generate_204 { default_type text/html; return 200 '<a>log in</a>'; }
                 }
-            }
-            """)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-        process.arguments = ["-p", prefix, "-c", config, "-e", prefix + "/logs/error.log"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        processes.append(process)
-        try waitUntil("nginx listening", timeout: 10) {
-            (try? ProcessRunner.curl("https://127.0.0.1:\(tlsPort)/health", headers: []))?.0 != nil
-        }
-        return process
+            """, ports: [tlsPort, httpPort])
+        nginxes.append(nginx)
+        return nginx
     }
 
     private func startDaemon(config: String, feedPort: Int) throws {

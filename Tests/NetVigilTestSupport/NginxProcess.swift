@@ -1,0 +1,89 @@
+import Foundation
+
+/// A real nginx (Debian package) on loopback for one test: a temporary prefix, the given `server { }` blocks,
+/// no access log. `reload()` re-reads configuration and certificate files (SIGHUP to the master).
+public final class NginxProcess {
+    public let prefix: String
+    public let process: Process
+
+    /// Starts nginx with `servers` (the `server { ... }` blocks of the `http` context) and waits until every
+    /// port in `ports` accepts TCP connections.
+    public init(prefix: String, servers: String, ports: [Int], timeout: TimeInterval = 10) throws {
+        self.prefix = prefix
+        try FileManager.default.createDirectory(atPath: prefix + "/logs", withIntermediateDirectories: true)
+        let config = prefix + "/nginx.conf"
+        try """
+            daemon off;
+            pid \(prefix)/nginx.pid;
+            error_log \(prefix)/logs/error.log;
+            worker_processes 1;
+            events { worker_connections 256; }
+            http {
+                access_log off;
+                client_body_temp_path \(prefix)/body;
+                proxy_temp_path \(prefix)/proxy;
+                fastcgi_temp_path \(prefix)/fastcgi;
+                uwsgi_temp_path \(prefix)/uwsgi;
+                scgi_temp_path \(prefix)/scgi;
+            \(servers)
+            }
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        process.arguments = ["-p", prefix, "-c", config, "-e", prefix + "/logs/error.log"]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        var waiting = ports
+        while !waiting.isEmpty {
+            waiting.removeAll { Self.accepts(port: $0) }
+            if waiting.isEmpty { break }
+            guard Date() < deadline, process.isRunning else {
+                let log = (try? String(contentsOfFile: prefix + "/logs/error.log", encoding: .utf8)) ?? ""
+                stop()
+                throw NginxError(message: "nginx did not listen on \(waiting): \(log.suffix(1_000))")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// Re-reads the configuration and certificates (graceful: old workers finish their requests).
+    public func reload() {
+        if process.isRunning { kill(process.processIdentifier, SIGHUP) }
+    }
+
+    /// Stops nginx: SIGTERM (the master stops its worker too), SIGKILL after 5 s. Polls instead of
+    /// `waitUntilExit`, which can block for good on a killed child here.
+    public func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    deinit { stop() }
+
+    private static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
+
+/// nginx could not be started.
+public struct NginxError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
