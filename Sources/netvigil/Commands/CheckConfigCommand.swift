@@ -18,7 +18,19 @@ struct CheckConfigCommand: AsyncParsableCommand {
             print("  storage: \(configuration.storage.path) (retention \(ConfigDuration.format(configuration.storage.retention)))")
             print("  feed: \(configuration.feed.listen) (token: \(configuration.feed.token == nil ? "none" : "set"))")
             print("  log: \(configuration.log.level.rawValue)")
-            print("  reachability: \(configuration.reachability.targets.map(\.description).joined(separator: ", "))")
+            print("  reachability: \(configuration.reachability.targets.map(\.description).joined(separator: ", "))"
+                  + (configuration.reachability.captivePortal.map { " (captive portal check: \($0.url))" } ?? ""))
+            print("  scheduler: concurrency \(configuration.scheduler.concurrency)")
+            print("  tls_policies: \(configuration.tlsPolicies.entries.count)")
+            print("  targets: \(configuration.targets.targets.count)")
+            for target in configuration.targets.targets {
+                let policy = target.hostPolicy.policy
+                let pinning = policy.pinning == .none ? "no pinning" : "\(policy.pinning.rawValue) pinning, \(policy.configuredPins.count) pin(s)"
+                print("    \(target.name): \(target.request.method.rawValue) \(target.url) every \(ConfigDuration.format(target.interval)), "
+                      + "\(target.isTLS ? pinning : "plain HTTP"), alerts → \(target.alertSinks.isEmpty ? "none" : target.alertSinks.joined(separator: ", "))")
+                for warning in policy.warnings { print("      warning: \(warning)") }
+            }
+            print("  alerts: \(configuration.alerts.sinkNames.isEmpty ? "no sinks" : configuration.alerts.sinkNames.joined(separator: ", "))")
         }
     }
 }
