@@ -71,8 +71,11 @@ release: deps
 run: release
 	exec .build/release/netvigil run $(if $(CONFIG),--config $(CONFIG))
 
+# The install test runs `make install-files`, which needs generate-manual: it is built here, while no `swift test`
+# holds .build's lock (a build started from inside the test run would wait for that lock until it timed out).
 test: test-deps
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --product generate-manual
 	$(SWIFT) test
 
 # Release-build benchmarks; figures go to README.md (see "Performance").
