@@ -15,6 +15,12 @@ public struct HTTPProber: Sendable {
 
     /// Probes `request` and never throws: every failure is a typed `ProbeError` in the result.
     public func probe(_ request: ProbeRequest, configuration: ProbeConfiguration) async -> ProbeResult {
+        await fetch(request, configuration: configuration).result
+    }
+
+    /// Like `probe`, and also returns the final response (status, headers, body) when one arrived: for clients of
+    /// the request stack that need the body (`netvigil status`, webhook deliveries).
+    public func fetch(_ request: ProbeRequest, configuration: ProbeConfiguration) async -> (result: ProbeResult, response: HTTPResponse?) {
         var result = ProbeResult(url: request.url.absoluteString)
         let start = NIODeadline.now()
         let deadline = start + .nanoseconds(Int64(configuration.timeout * 1e9))
@@ -54,7 +60,7 @@ public struct HTTPProber: Sendable {
             validate(response, configuration: configuration, result: &result)
         }
         result.outcome = result.error == nil ? .ok : .failed
-        return result
+        return (result, response)
     }
 
     private func validate(_ response: HTTPResponse, configuration: ProbeConfiguration, result: inout ProbeResult) {

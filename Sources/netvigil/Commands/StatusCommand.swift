@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NetVigilAgent
+import NetVigilHTTP
+import NetVigilTrust
 
 /// `netvigil status`: asks a running daemon's feed for `/v1/status` and prints it for people (or raw with `--json`).
 struct StatusCommand: AsyncParsableCommand {
@@ -88,39 +88,36 @@ struct StatusCommand: AsyncParsableCommand {
         return token
     }
 
+    /// GET through netvigil's own request stack (plain HTTP or TLS with the system roots), no redirects.
     private func fetch(_ url: URL, token: String?) async throws -> (Int, Data) {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-        let feed = self.feed
-        return try await withCheckedThrowingContinuation { continuation in
-            session.dataTask(with: request) { data, response, error in
-                if let error {
-                    let reason = Self.describe(error, timeout: configuration.timeoutIntervalForRequest)
-                    continuation.resume(throwing: CLIFailure(.ioError, "cannot reach the feed at \(feed): \(reason)"))
-                } else if let response = response as? HTTPURLResponse {
-                    continuation.resume(returning: (response.statusCode, data ?? Data()))
-                } else {
-                    continuation.resume(throwing: CLIFailure(.ioError, "cannot reach the feed at \(feed): no HTTP response"))
-                }
-            }.resume()
+        var headers: [(name: String, value: String)] = [("Accept", "application/json")]
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        let request: ProbeRequest
+        let trustStore: TrustStore
+        do {
+            request = try RequestSerializer(version: NetVigilVersion.current).request(method: .GET, url: url.absoluteString, headers: headers)
+            trustStore = try TrustStore.system()
+        } catch {
+            throw CLIFailure(.usage, "--feed: \(error)")
         }
+        var configuration = ProbeConfiguration(trustStore: trustStore, timeout: timeout, connectTimeout: min(5, timeout),
+                                               maxRedirects: 0)
+        configuration.responseSerializer.acceptableStatusCodes = Set(100...599)
+        let (result, response) = await HTTPProber().fetch(request, configuration: configuration)
+        guard let response else {
+            throw CLIFailure(.ioError, "cannot reach the feed at \(feed): \(Self.describe(result.error))")
+        }
+        return (response.status, Data(response.body))
     }
 
     /// A transport error in a few words.
-    static func describe(_ error: Error, timeout: TimeInterval) -> String {
-        guard let error = error as? URLError else { return "\(error)" }
-        switch error.code {
-        case .cannotConnectToHost: return "connection refused (is `netvigil run` running and listening there?)"
-        case .timedOut: return "no answer within \(timeout.formatted()) s"
-        case .cannotFindHost, .dnsLookupFailed: return "unknown host"
-        case .networkConnectionLost: return "connection closed before the answer"
-        default: return error.localizedDescription
+    static func describe(_ error: ProbeError?) -> String {
+        guard let error else { return "no HTTP response" }
+        switch error.kind {
+        case .connectRefused: return "connection refused (is `netvigil run` running and listening there?)"
+        case .timeout, .connectTimeout: return "no answer within the timeout (\(error.message))"
+        case .dns: return "unknown host (\(error.message))"
+        default: return error.message
         }
     }
 
