@@ -73,10 +73,12 @@ run: release
 
 # The install test runs `make install-files`, which needs generate-manual: it is built here, while no `swift test`
 # holds .build's lock (a build started from inside the test run would wait for that lock until it timed out).
+# Then the package: the static release build, the .deb and lintian (what `make run` builds, so CI proves it links).
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) test
+	$(MAKE) --no-print-directory deb-check
 
 # Release-build benchmarks; figures go to README.md (see "Performance").
 bench: test-deps
