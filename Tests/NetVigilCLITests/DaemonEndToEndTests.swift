@@ -8,6 +8,8 @@ import XCTest
 final class DaemonEndToEndTests: XCTestCase {
     private var directory: TemporaryDirectory!
     private var processes: [Process] = []
+    /// `b`, the MITM leaf, has another key than the pinned `a`.
+    private var pki: LoopbackPKI!
     private var nginxes: [NginxProcess] = []
 
     override func tearDown() {
@@ -18,42 +20,6 @@ final class DaemonEndToEndTests: XCTestCase {
     }
 
     // MARK: Fixtures
-
-    private func openssl(_ arguments: [String]) throws {
-        let result = try ProcessRunner.run(arguments, executable: URL(fileURLWithPath: "/usr/bin/openssl"))
-        XCTAssertEqual(result.status, 0, result.stderr)
-    }
-
-    /// A CA and two leaves for 127.0.0.1 with different keys (`a` is pinned, `b` is "the MITM").
-    private func makePKI() throws {
-        try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "30",
-                     "-subj", "/CN=netvigil e2e CA", "-keyout", directory.path("ca.key"), "-out", directory.path("ca.pem")])
-        let extensions = try directory.write("leaf.ext", "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n")
-        for name in ["a", "b"] {
-            try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=127.0.0.1",
-                         "-keyout", directory.path("\(name).key"), "-out", directory.path("\(name).csr")])
-            try openssl(["x509", "-req", "-in", directory.path("\(name).csr"), "-CA", directory.path("ca.pem"),
-                         "-CAkey", directory.path("ca.key"), "-CAcreateserial", "-days", "30", "-extfile", extensions,
-                         "-out", directory.path("\(name).pem")])
-        }
-    }
-
-    private func pin(of certificate: String) throws -> String {
-        let result = try ProcessRunner.run(["pin", directory.path(certificate)])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        let line = try XCTUnwrap(result.stdout.split(separator: "\n").first { $0.contains("pin:") })
-        return try XCTUnwrap(line.split(separator: " ").last.map(String.init))
-    }
-
-    /// Installs certificate `name` as the one nginx serves and reloads nginx.
-    private func serve(_ name: String, nginx: NginxProcess?) throws {
-        for suffix in ["pem", "key"] {
-            let target = directory.path("served.\(suffix)")
-            try? FileManager.default.removeItem(atPath: target)
-            try FileManager.default.copyItem(atPath: directory.path("\(name).\(suffix)"), toPath: target)
-        }
-        nginx?.reload()
-    }
 
     private func startNginx(port: Int) throws -> NginxProcess {
         let nginx = try NginxProcess(prefix: directory.path("nginx"), servers: """
@@ -146,11 +112,12 @@ final class DaemonEndToEndTests: XCTestCase {
 
     func testPinMismatchAlertsAreDeliveredOnceAndSurviveKill9() throws {
         directory = try TemporaryDirectory()
-        try makePKI()
-        let pinA = try pin(of: "a.pem")
+        pki = try LoopbackPKI(in: directory, caName: "netvigil e2e CA",
+                                leaves: [("a", "/CN=127.0.0.1"), ("b", "/CN=127.0.0.1")])
+        let pinA = try pki.pin(of: "a")
         let backup = "sha256/" + Data(repeating: 7, count: 32).base64EncodedString()
         let tlsPort = ProcessRunner.freePort(), hookPort = ProcessRunner.freePort(), feedPort = ProcessRunner.freePort()
-        try serve("a", nginx: nil)
+        try pki.serve("a", nginx: nil)
         let nginx = try startNginx(port: tlsPort)
         _ = try startReceiver(port: hookPort)
         func configText(extraTarget: String = "") -> String { """
@@ -198,7 +165,7 @@ final class DaemonEndToEndTests: XCTestCase {
         XCTAssertTrue(events.stdout.contains("event: probe"), "no probe event within 2.5 s: \(events.stdout.prefix(500))")
 
         // The MITM key: one firing alert with RFC 7469 report fields, within two intervals (+ delivery slack).
-        try serve("b", nginx: nginx)
+        try pki.serve("b", nginx: nginx)
         try waitUntil("a firing pin_mismatch webhook", timeout: 6) { !self.hooks(kind: "pin_mismatch", state: "firing").isEmpty }
         let firing = try XCTUnwrap(hooks(kind: "pin_mismatch", state: "firing").first?["body"] as? [String: Any])
         XCTAssertEqual(firing["target"] as? String, "api")
@@ -214,7 +181,7 @@ final class DaemonEndToEndTests: XCTestCase {
         XCTAssertNotNil(report["validated-certificate-chain"])
 
         // Back to the pinned key: one resolved alert.
-        try serve("a", nginx: nginx)
+        try pki.serve("a", nginx: nginx)
         try waitUntil("a resolved pin_mismatch webhook", timeout: 6) { !self.hooks(kind: "pin_mismatch", state: "resolved").isEmpty }
         Thread.sleep(forTimeInterval: 2.5)
         XCTAssertEqual(hooks(kind: "pin_mismatch", state: "firing").count, 1, "one firing alert, no repeats")
@@ -222,7 +189,7 @@ final class DaemonEndToEndTests: XCTestCase {
 
         // Receiver down while the mismatch fires; the daemon is killed -9 after the alert is in the outbox.
         _ = FileManager.default.createFile(atPath: directory.path("receiver-down"), contents: nil)
-        try serve("b", nginx: nginx)
+        try pki.serve("b", nginx: nginx)
         try waitUntil("the second mismatch to fire", timeout: 6) {
             (self.target("api", feed: feedPort)?["firing_alerts"] as? [[String: Any]])?.contains { $0["kind"] as? String == "pin_mismatch" } == true
         }

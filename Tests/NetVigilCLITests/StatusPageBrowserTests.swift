@@ -14,6 +14,8 @@ final class StatusPageBrowserTests: XCTestCase {
 
     private var directory: TemporaryDirectory!
     private var processes: [Process] = []
+    /// `b`, the MITM leaf, has another key than the pinned `a`.
+    private var pki: LoopbackPKI!
     private var nginxes: [NginxProcess] = []
     private var browser: Browser?
 
@@ -41,43 +43,6 @@ final class StatusPageBrowserTests: XCTestCase {
     }
 
     // MARK: Fixtures
-
-    private func openssl(_ arguments: [String]) throws {
-        let result = try ProcessRunner.run(arguments, executable: URL(fileURLWithPath: "/usr/bin/openssl"))
-        XCTAssertEqual(result.status, 0, result.stderr)
-    }
-
-    /// A CA and two leaves for 127.0.0.1 with different keys: `a` is pinned, `b` is "the MITM", whose subject carries
-    /// markup (it reaches the page inside the pin-mismatch message and must stay text).
-    private func makePKI() throws {
-        try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "30",
-                     "-subj", "/CN=netvigil page CA", "-keyout", directory.path("ca.key"), "-out", directory.path("ca.pem")])
-        let extensions = try directory.write("leaf.ext", "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n")
-        for (name, subject) in [("a", "/CN=127.0.0.1"), ("b", "/O=<i>mitm<i>/CN=127.0.0.1")] {
-            try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", subject,
-                         "-keyout", directory.path("\(name).key"), "-out", directory.path("\(name).csr")])
-            try openssl(["x509", "-req", "-in", directory.path("\(name).csr"), "-CA", directory.path("ca.pem"),
-                         "-CAkey", directory.path("ca.key"), "-CAcreateserial", "-days", "30", "-extfile", extensions,
-                         "-out", directory.path("\(name).pem")])
-        }
-    }
-
-    private func pin(of certificate: String) throws -> String {
-        let result = try ProcessRunner.run(["pin", "--json", directory.path(certificate)])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        let entries = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
-        return try XCTUnwrap(entries?.first?["pin"] as? String, result.stdout)
-    }
-
-    /// Installs certificate `name` as the one nginx serves (and reloads a running nginx).
-    private func serve(_ name: String, nginx: NginxProcess?) throws {
-        for suffix in ["pem", "key"] {
-            let target = directory.path("served.\(suffix)")
-            try? FileManager.default.removeItem(atPath: target)
-            try FileManager.default.copyItem(atPath: directory.path("\(name).\(suffix)"), toPath: target)
-        }
-        nginx?.reload()
-    }
 
     /// nginx with TLS on `tlsPort` (`/health`) and plain HTTP on `httpPort`, where `/generate_204` answers 200 with a
     /// login page: a captive portal.
@@ -156,11 +121,12 @@ final class StatusPageBrowserTests: XCTestCase {
     // MARK: Scenarios
 
     func testPageShowsTargetsReachabilityAndPinMismatchAndFollowsTheEventStream() throws {
-        try makePKI()
-        let pinA = try pin(of: "a.pem")
+        pki = try LoopbackPKI(in: directory, caName: "netvigil page CA",
+                                leaves: [("a", "/CN=127.0.0.1"), ("b", "/O=<i>mitm<i>/CN=127.0.0.1")])
+        let pinA = try pki.pin(of: "a")
         let backup = "sha256/" + Data(repeating: 7, count: 32).base64EncodedString()
         let tlsPort = ProcessRunner.freePort(), httpPort = ProcessRunner.freePort(), feedPort = ProcessRunner.freePort()
-        try serve("b", nginx: nil)
+        try pki.serve("b", nginx: nil)
         let nginx = try startNginx(tlsPort: tlsPort, httpPort: httpPort)
         let config = try directory.write("netvigil.yml", """
             storage: { path: state/netvigil.sqlite }
@@ -220,7 +186,7 @@ final class StatusPageBrowserTests: XCTestCase {
         // Back to the pinned key: the same page turns matched/up from the event stream, no reload.
         try waitInPage(browser, "the event stream", "document.getElementById('connection').className === 'live'")
         _ = try browser.step(["eval": "window.__samePage = true"])
-        try serve("a", nginx: nginx)
+        try pki.serve("a", nginx: nginx)
         try waitInPage(browser, "api to recover in place", """
             window.__samePage === true && \(row("api"))?.dataset.pin === "matched" && \(row("api")).dataset.status === "up"
               && !\(row("api")).querySelector('.alert')
@@ -231,11 +197,12 @@ final class StatusPageBrowserTests: XCTestCase {
     }
 
     func testPageAsksForTheTokenUsesItForTheStreamAndShowsACaptivePortal() throws {
-        try makePKI()
-        let pinA = try pin(of: "a.pem")
+        pki = try LoopbackPKI(in: directory, caName: "netvigil page CA",
+                                leaves: [("a", "/CN=127.0.0.1"), ("b", "/O=<i>mitm<i>/CN=127.0.0.1")])
+        let pinA = try pki.pin(of: "a")
         let tlsPort = ProcessRunner.freePort(), httpPort = ProcessRunner.freePort(), feedPort = ProcessRunner.freePort()
         let token = "page-\(UUID().uuidString)"
-        try serve("a", nginx: nil)
+        try pki.serve("a", nginx: nil)
         let nginx = try startNginx(tlsPort: tlsPort, httpPort: httpPort)
         let config = try directory.write("netvigil.yml", """
             storage: { path: state/netvigil.sqlite }
@@ -288,7 +255,7 @@ final class StatusPageBrowserTests: XCTestCase {
 
         // A key change reaches the page through the token-authenticated stream.
         _ = try browser.step(["eval": "window.__samePage = true"])
-        try serve("b", nginx: nginx)
+        try pki.serve("b", nginx: nginx)
         try waitInPage(browser, "the mismatch in place", "window.__samePage === true && \(row("api"))?.dataset.pin === 'mismatch'",
                        timeout: 10)
 
