@@ -139,6 +139,11 @@ let package = Package(
             dependencies: ["NetVigilAgent", "NetVigilHTTP", "NetVigilStore", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/SchedulerBenchmarks"
         ),
+        .executableTarget(
+            name: "ProbeBenchmarks",
+            dependencies: ["NetVigilHTTP", "NetVigilTrust"],
+            path: "Benchmarks/ProbeBenchmarks"
+        ),
         // MARK: Tests
         .target(name: "NetVigilTestSupport", path: "Tests/NetVigilTestSupport"),
         .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilStore", "NetVigilTestSupport"]),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|scheduler|idle|all]
+# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|scheduler|idle|probe|all]
 # Figures are printed; README.md "Performance" records them with the machine they ran on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -109,10 +109,207 @@ PY
   rm -rf "$dir"
 }
 
+# Throwaway P-256 CA and a 127.0.0.1 leaf it signed (ca.pem, leaf.pem, leaf.key in $1); with a second CA
+# (other-ca.pem) that did not sign it, for the untrusted path.
+make_loopback_pki() {
+  local dir=$1
+  for ca in ca other-ca; do
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj "/CN=netvigil bench $ca" \
+      -keyout "$dir/$ca.key" -out "$dir/$ca.pem" 2>/dev/null
+  done
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=127.0.0.1" \
+    -keyout "$dir/leaf.key" -out "$dir/leaf.csr" 2>/dev/null
+  printf 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' > "$dir/leaf.ext"
+  openssl x509 -req -in "$dir/leaf.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -days 2 \
+    -extfile "$dir/leaf.ext" -out "$dir/leaf.pem" 2>/dev/null
+}
+
+# nginx in the temporary prefix $1 with TLS 1.2 and 1.3 on 127.0.0.1:$2 (200, a 25-byte text body at /) and plain HTTP on $3
+# (the same answer; the TLS-handshake-failure path probes it with https://).
+start_tls_nginx() {
+  local prefix=$1 port=$2 plain=$3
+  mkdir -p "$prefix/logs"
+  cat > "$prefix/nginx.conf" <<CONF
+daemon on;
+pid $prefix/nginx.pid;
+error_log $prefix/logs/error.log;
+worker_processes auto;
+worker_rlimit_nofile 8192;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $prefix/body; proxy_temp_path $prefix/proxy; fastcgi_temp_path $prefix/fastcgi;
+  uwsgi_temp_path $prefix/uwsgi; scgi_temp_path $prefix/scgi;
+  server {
+    listen 127.0.0.1:$port ssl;
+    ssl_certificate $prefix/leaf.pem;
+    ssl_certificate_key $prefix/leaf.key;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    location / { default_type text/plain; return 200 "netvigil probe benchmark\n"; }
+  }
+  server { listen 127.0.0.1:$plain; location / { default_type text/plain; return 200 "netvigil probe benchmark\n"; } }
+}
+CONF
+  /usr/sbin/nginx -p "$prefix" -c "$prefix/nginx.conf"
+}
+
+# Request stack (issue #5 §7): one HTTPS probe vs curl, probes per CPU-second vs prometheus-blackbox-exporter at
+# concurrency 1/16/64 with `openssl s_time -new` as the ceiling, RSS and descriptors over 10,000 probes (and over the
+# failure paths). Every probe on every side is a new TCP connection and a full TLS handshake to the same nginx URL.
+# PROBE_RUNS (single probes, default 200), PROBE_SECONDS (per throughput point, 20), PROBE_RSS_PROBES (10000).
+run_probe() {
+  release --product ProbeBenchmarks
+  release --product netvigil
+  if ! command -v prometheus-blackbox-exporter >/dev/null && [ "$(id -u)" = 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus-blackbox-exporter >/dev/null
+  fi
+  local dir; dir=$(mktemp -d)
+  local port=18490 plain=18491 bbe=18492 closed=18493
+  local url="https://127.0.0.1:$port/" runs=${PROBE_RUNS:-200} seconds=${PROBE_SECONDS:-20} rss=${PROBE_RSS_PROBES:-10000}
+  PROBE_DIR=$dir
+  probe_cleanup() {
+    if [ -n "${PROBE_EXPORTER:-}" ]; then kill "$PROBE_EXPORTER" 2>/dev/null; wait "$PROBE_EXPORTER" 2>/dev/null || true; fi
+    if [ -f "$PROBE_DIR/nginx.pid" ]; then kill "$(cat "$PROBE_DIR/nginx.pid")" 2>/dev/null || true; fi
+    PROBE_EXPORTER=""
+    rm -rf "$PROBE_DIR"
+  }
+  trap probe_cleanup EXIT
+  trap 'exit 130' INT TERM
+  ulimit -n 8192 || true
+  make_loopback_pki "$dir"
+  start_tls_nginx "$dir" "$port" "$plain"
+  curl -sf --cacert "$dir/ca.pem" -o /dev/null "$url"
+  echo "probe: $url (nginx $(/usr/sbin/nginx -v 2>&1 | sed 's|.*/||'), P-256 leaf signed by a throwaway CA; $(openssl version | cut -d' ' -f1-2); $(curl --version | head -1 | cut -d' ' -f1-2))"
+  echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources/NetVigilHTTP || echo ' + uncommitted changes in Sources/NetVigilHTTP')"
+
+  # 1. One probe vs curl -w: in-process timings.total vs curl's time_total (both exclude process start), then whole
+  #    fresh processes (`netvigil probe` vs curl), interleaved.
+  echo "load: $(uptime | sed 's/.*load/load/')"
+  "$bin/ProbeBenchmarks" single --url "$url" --ca "$dir/ca.pem" --runs "$runs"
+  python3 - "$bin/netvigil" "$dir/ca.pem" "$url" "$runs" <<'PY'
+import statistics, subprocess, sys, time
+netvigil, ca, url, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+curl = ["curl", "-s", "-o", "/dev/null", "--cacert", ca, "-w", "%{time_total}", url]
+ours = [netvigil, "probe", "--ca", ca, "--no-system-roots", url]
+def wall(command):
+    start = time.monotonic()
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    elapsed = (time.monotonic() - start) * 1000
+    if done.returncode != 0: sys.exit(f"{command[0]} failed with {done.returncode}")
+    return elapsed, done.stdout
+for _ in range(5): wall(curl); wall(ours)
+curl_total, curl_wall, ours_wall = [], [], []
+for _ in range(runs):
+    elapsed, out = wall(curl)
+    curl_wall.append(elapsed); curl_total.append(float(out) * 1000)
+    ours_wall.append(wall(ours)[0])
+def p90(values): return sorted(values)[int(len(values) * 0.9) - 1]
+m = statistics.median
+print(f"curl -w %{{time_total}}: {runs} fresh processes: median {m(curl_total):.3f} ms, p90 {p90(curl_total):.3f} ms")
+print(f"RESULT curl median_total_ms={m(curl_total):.4f} p90_total_ms={p90(curl_total):.4f}")
+print(f"whole process, fresh each time, interleaved: curl median {m(curl_wall):.2f} ms (p90 {p90(curl_wall):.2f}), "
+      f"netvigil probe median {m(ours_wall):.2f} ms (p90 {p90(ours_wall):.2f}); ratio netvigil/curl {m(ours_wall) / m(curl_wall):.2f}")
+PY
+
+  # 2. Sustained probes per client CPU-second: ProbeBenchmarks (getrusage of its own process) vs blackbox_exporter
+  #    (utime+stime of its process from /proc/PID/stat, driven over keep-alive connections to /probe).
+  cat > "$dir/blackbox.yml" <<YML
+modules:
+  https_2xx:
+    prober: http
+    timeout: 10s
+    http:
+      preferred_ip_protocol: ip4
+      ip_protocol_fallback: false
+      tls_config:
+        ca_file: $dir/ca.pem
+YML
+  prometheus-blackbox-exporter --config.file="$dir/blackbox.yml" --web.listen-address="127.0.0.1:$bbe" \
+    >"$dir/blackbox.log" 2>&1 &
+  PROBE_EXPORTER=$!
+  for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$bbe/" && break; sleep 0.1; done
+  curl -sf -o "$dir/first-probe.txt" "http://127.0.0.1:$bbe/probe?target=$url&module=https_2xx" || true
+  grep -q '^probe_success 1' "$dir/first-probe.txt" \
+    || { echo "blackbox_exporter probe of $url failed:"; curl -s "http://127.0.0.1:$bbe/probe?target=$url&module=https_2xx&debug=true"; exit 1; }
+  for concurrency in 1 16 64; do
+    echo "load: $(uptime | sed 's/.*load/load/')"
+    "$bin/ProbeBenchmarks" throughput --url "$url" --ca "$dir/ca.pem" --concurrency "$concurrency" --seconds "$seconds"
+    python3 - "$PROBE_EXPORTER" "127.0.0.1:$bbe" "$url" "$concurrency" "$seconds" <<'PY'
+import http.client, os, sys, threading, time, urllib.parse
+pid, address, target, concurrency, seconds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
+path = "/probe?" + urllib.parse.urlencode({"target": target, "module": "https_2xx"})
+tick = os.sysconf("SC_CLK_TCK")
+def cpu():
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / tick
+counts = {"ok": 0, "failed": 0}
+lock = threading.Lock()
+def loop(end):
+    connection = http.client.HTTPConnection(address, timeout=30)
+    ok = failed = 0
+    while time.monotonic() < end:
+        connection.request("GET", path)
+        body = connection.getresponse().read()
+        if b"\nprobe_success 1\n" in body: ok += 1
+        else: failed += 1
+    connection.close()
+    with lock: counts["ok"] += ok; counts["failed"] += failed
+def run(duration):
+    end = time.monotonic() + duration
+    threads = [threading.Thread(target=loop, args=(end,)) for _ in range(concurrency)]
+    for thread in threads: thread.start()
+    for thread in threads: thread.join()
+run(2)
+counts.update(ok=0, failed=0)
+before, start = cpu(), time.monotonic()
+run(seconds)
+elapsed, used = time.monotonic() - start, cpu() - before
+probes = counts["ok"] + counts["failed"]
+print(f"blackbox_exporter /probe: concurrency {concurrency} for {elapsed:.1f} s: {probes} probes (ok {counts['ok']}, failed {counts['failed']})")
+print(f"  {probes / elapsed:.1f} probes/s wall; exporter CPU {used:.2f} s ({used / elapsed * 100:.0f}% of one core) = "
+      f"{probes / used:.0f} probes per CPU-second, {used / probes * 1000:.3f} ms CPU per probe")
+print(f"RESULT blackbox concurrency={concurrency} probes={probes} ok={counts['ok']} seconds={elapsed:.3f} cpu={used:.3f} "
+      f"per_cpu_second={probes / used:.1f} per_second={probes / elapsed:.1f}")
+PY
+  done
+  kill "$PROBE_EXPORTER" 2>/dev/null; wait "$PROBE_EXPORTER" 2>/dev/null || true
+  PROBE_EXPORTER=""
+
+  # 3. Ceiling: OpenSSL alone, one process doing full handshakes (no HTTP, no trust evaluation beyond OpenSSL's).
+  echo "load: $(uptime | sed 's/.*load/load/')"
+  python3 - "$dir/ca.pem" "127.0.0.1:$port" <<'PY'
+import re, resource, subprocess, sys
+ca, address = sys.argv[1], sys.argv[2]
+out = subprocess.run(["openssl", "s_time", "-connect", address, "-new", "-time", "10", "-CAfile", ca],
+                     capture_output=True, text=True, check=True).stdout
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+line = next(l for l in out.splitlines() if "connections/user sec" in l)
+print(f"openssl s_time -new -time 10: {line.strip()}")
+connections = int(re.match(r"\s*(\d+) connections", line).group(1))
+cpu = usage.ru_utime + usage.ru_stime
+print(f"  user+system CPU {cpu:.2f} s = {connections / cpu:.0f} handshakes per CPU-second (user only: {connections / usage.ru_utime:.0f})")
+print(f"RESULT s_time connections={connections} cpu={cpu:.3f} per_cpu_second={connections / cpu:.1f} per_user_second={connections / usage.ru_utime:.1f}")
+PY
+
+  # 4. Leaks: RSS, malloc'd bytes and open descriptors after 100 and after $rss probes, on the success path and on
+  #    three failure paths (untrusted chain, TLS handshake failure, connection refused).
+  echo "load: $(uptime | sed 's/.*load/load/')"
+  local status=0
+  "$bin/ProbeBenchmarks" rss --url "$url" --ca "$dir/ca.pem" --probes "$rss" || status=1
+  "$bin/ProbeBenchmarks" rss --url "$url" --ca "$dir/other-ca.pem" --probes "$rss" --expect-failure || status=1
+  "$bin/ProbeBenchmarks" rss --url "https://127.0.0.1:$plain/" --ca "$dir/ca.pem" --probes "$rss" --expect-failure || status=1
+  "$bin/ProbeBenchmarks" rss --url "https://127.0.0.1:$closed/" --ca "$dir/ca.pem" --probes "$rss" --expect-failure || status=1
+  echo "load: $(uptime | sed 's/.*load/load/')"
+  probe_cleanup
+  trap - EXIT INT TERM
+  return "$status"
+}
+
 case "$what" in
   store) run_store ;;
   scheduler) run_scheduler ;;
   idle) run_idle ;;
-  all) run_store; run_scheduler; run_idle ;;
+  probe) run_probe ;;
+  all) run_store; run_scheduler; run_idle; run_probe ;;
   *) echo "unknown benchmark: $what" >&2; exit 64 ;;
 esac
