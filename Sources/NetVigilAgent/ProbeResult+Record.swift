@@ -3,7 +3,8 @@ import NetVigilHTTP
 import NetVigilStore
 
 extension ProbeResult {
-    /// The store's row for this result: one schema for the store, the export and `netvigil probe --json`.
+    /// The store's row for this result: one schema for the store, the export and `netvigil probe --json`
+    /// (what has no column goes to `detailsJSON`, the same object `probe --json` prints as `details`).
     /// - Parameters:
     ///   - target: the configured target name.
     ///   - reachabilityStatus: the target host's reachability at probe time, if known.
@@ -18,25 +19,6 @@ extension ProbeResult {
             pinVerdict: pinVerdict, reachabilityStatus: reachabilityStatus, resolvedAddress: resolvedAddress,
             redirectCount: redirects.count, servedChain: servedChain.map(\.record),
             validatedChain: validatedChain.map(\.record), detailsJSON: detailsJSON)
-    }
-
-    /// Redirect hops, expectation failures, the error's alert/phase and the trust explanation, as a JSON object; nil when empty.
-    var detailsJSON: String? {
-        struct Details: Encodable {
-            var finalURL: String?
-            var redirects: [Redirect]?
-            var expectationFailures: [String]?
-            var alert: String?
-            var phase: String?
-            var trustMessage: String?
-        }
-        let details = Details(finalURL: finalURL == url ? nil : finalURL, redirects: redirects.isEmpty ? nil : redirects,
-                              expectationFailures: expectationFailures.isEmpty ? nil : expectationFailures,
-                              alert: error?.alert, phase: error?.phase, trustMessage: trustMessage)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(details), data.count > 2 else { return nil }
-        return String(decoding: data, as: UTF8.self)
     }
 }
 

@@ -107,19 +107,12 @@ public struct HTTPProber: Sendable {
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
 
         let resolveStart = NIODeadline.now()
-        let family = configuration.addressFamily
-        let addresses: [SocketAddress]
+        let resolved: [SocketAddress]
         do {
-            addresses = try await NIOThreadPool.singleton.runIfActive {
-                try Resolver.resolve(host: bareHost, port: port, family: family)
-            }
-        } catch let error as ProbeError {
-            throw error
+            defer { result.timings.resolve = (result.timings.resolve ?? 0) + MonotonicClock.milliseconds(from: resolveStart, to: .now()) }
+            resolved = try await resolve(bareHost, port: port, family: configuration.addressFamily, deadline: deadline)
         }
-        result.timings.resolve = (result.timings.resolve ?? 0) + MonotonicClock.milliseconds(from: resolveStart, to: .now())
-        if NIODeadline.now() >= deadline {
-            throw ProbeError(.timeout, "resolving \(bareHost) used up the probe timeout", phase: ProbePhase.resolve.rawValue)
-        }
+        let addresses = configuration.preferredFamily.ordered(resolved, isIPv6: { $0.protocol == .inet6 })
 
         var lastError = ProbeError(.connect, "no address to connect to")
         for address in addresses {
@@ -133,10 +126,42 @@ public struct HTTPProber: Sendable {
                 record(recorder, address: address, into: &result)
                 lastError = error
                 // Fall back to the next address only when this one could not be connected to.
-                guard error.kind == .connectRefused || error.kind == .connect else { throw error }
+                guard [.connectRefused, .connect, .connectTimeout].contains(error.kind) else { throw error }
             }
         }
         throw lastError
+    }
+
+    /// getaddrinfo on NIO's thread pool, bounded by `deadline`: when the resolver does not answer in time the probe
+    /// fails with a resolve-phase timeout at once (the blocked lookup finishes on its pool thread and is dropped).
+    private func resolve(_ host: String, port: Int, family: AddressFamily, deadline: NIODeadline) async throws -> [SocketAddress] {
+        let loop = group.next()
+        guard deadline > .now() else {
+            throw ProbeError(.timeout, "no time left to resolve \(host)", phase: ProbePhase.resolve.rawValue)
+        }
+        let promise = loop.makePromise(of: [SocketAddress].self)
+        // Both callbacks run on `loop`: whichever comes first completes the promise, the other is dropped.
+        let settled = NIOLoopBoundBox.makeBoxSendingValue(false, eventLoop: loop)
+        let timeout = loop.scheduleTask(deadline: deadline) {
+            guard !settled.value else { return }
+            settled.value = true
+            promise.fail(ProbeError(.timeout, "resolving \(host) used up the probe timeout", phase: ProbePhase.resolve.rawValue))
+        }
+        NIOThreadPool.singleton.runIfActive(eventLoop: loop) {
+            try Resolver.resolve(host: host, port: port, family: family)
+        }.whenComplete { outcome in
+            timeout.cancel()
+            guard !settled.value else { return }
+            settled.value = true
+            promise.completeWith(outcome)
+        }
+        do {
+            return try await promise.futureResult.get()
+        } catch let error as ProbeError {
+            throw error
+        } catch {
+            throw ProbeError(.dns, "cannot resolve \(host): \(error)")
+        }
     }
 
     private func record(_ recorder: HopRecorder, address: SocketAddress, into result: inout ProbeResult) {
@@ -221,7 +246,10 @@ public struct HTTPProber: Sendable {
             channel = try await bootstrap.connect(to: address).get()
         } catch {
             promise.fail(error)
-            throw Self.connectError(error, address: address, cappedByDeadline: remaining < .nanoseconds(Int64(configuration.connectTimeout * 1e9)))
+            // The probe deadline also closes a channel that is still connecting ("I/O on closed channel"): that is
+            // the probe timeout, not a connect failure.
+            let cappedByDeadline = remaining < .nanoseconds(Int64(configuration.connectTimeout * 1e9)) || NIODeadline.now() >= deadline
+            throw Self.connectError(error, address: address, cappedByDeadline: cappedByDeadline)
         }
         do {
             let response = try await promise.futureResult.get()
@@ -235,7 +263,11 @@ public struct HTTPProber: Sendable {
 
     static func connectError(_ error: any Error, address: SocketAddress, cappedByDeadline: Bool) -> ProbeError {
         let target = "\(address.ipAddress ?? "?"):\(address.port ?? 0)"
-        if let channelError = error as? ChannelError, case .connectTimeout = channelError {
+        let channelError = error as? ChannelError
+        if cappedByDeadline, channelError == .ioOnClosedChannel || channelError == .eof {
+            return ProbeError(.timeout, "connect to \(target) used up the probe timeout", phase: ProbePhase.connect.rawValue)
+        }
+        if let channelError, case .connectTimeout = channelError {
             if cappedByDeadline {
                 return ProbeError(.timeout, "connect to \(target) used up the probe timeout", phase: ProbePhase.connect.rawValue)
             }

@@ -5,7 +5,8 @@ import NetVigilTrust
 public struct ProbeConfiguration: Sendable {
     /// The whole probe, all hops (default 10 s).
     public var timeout: TimeInterval
-    /// One TCP connect (default 5 s, capped by what is left of `timeout`).
+    /// One TCP connect (default 5 s, capped by what is left of `timeout`). When it runs out and another address is
+    /// left, the probe tries that one (within `timeout`).
     public var connectTimeout: TimeInterval
     /// Largest body accepted (default 10 MiB), enforced while streaming.
     public var maxBodyBytes: Int
@@ -13,6 +14,8 @@ public struct ProbeConfiguration: Sendable {
     public var maxRedirects: Int
     /// Address family.
     public var addressFamily: AddressFamily
+    /// Which family goes first when `addressFamily` is `any` (default: getaddrinfo's order).
+    public var preferredFamily: PreferredFamily
     /// TLS settings.
     public var tls: TLSConfiguration
     /// The security policy per host.
@@ -27,6 +30,7 @@ public struct ProbeConfiguration: Sendable {
     /// Makes a configuration with the defaults above.
     public init(trustStore: TrustStore, policies: PolicySet? = nil, timeout: TimeInterval = 10, connectTimeout: TimeInterval = 5,
                 maxBodyBytes: Int = 10 * 1024 * 1024, maxRedirects: Int = 10, addressFamily: AddressFamily = .any,
+                preferredFamily: PreferredFamily = .system,
                 tls: TLSConfiguration = TLSConfiguration(), responseSerializer: ResponseSerializer = .http,
                 expectations: ProbeExpectations = ProbeExpectations()) {
         self.timeout = timeout
@@ -34,6 +38,7 @@ public struct ProbeConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.maxRedirects = maxRedirects
         self.addressFamily = addressFamily
+        self.preferredFamily = preferredFamily
         self.tls = tls
         // Safe: an empty entry list never throws.
         self.policies = policies ?? (try! PolicySet(entries: []))

@@ -1,15 +1,16 @@
 import Foundation
 import NetVigilTrust
 
-/// Everything one probe found out; its JSON form is what `netvigil probe --json` prints and the store keeps.
-public struct ProbeResult: Sendable, Codable {
+/// Everything one probe found out. Its JSON form (`netvigil probe --json`, see `ProbeResult+JSON.swift`) uses the
+/// keys of a probe row in the history export; `deploy/schemas/probe-result.schema.json` describes it.
+public struct ProbeResult: Sendable {
     /// ok or failed.
     public enum Outcome: String, Sendable, Codable {
         case ok, failed
     }
 
     /// Phase durations in milliseconds (µs precision), summed over redirect hops; nil when a phase did not run.
-    public struct Timings: Sendable, Codable, Equatable {
+    public struct Timings: Sendable, Equatable {
         public var resolve: Double?
         public var connect: Double?
         public var tls: Double?
@@ -40,7 +41,7 @@ public struct ProbeResult: Sendable, Codable {
     }
 
     /// The negotiated TLS parameters.
-    public struct TLS: Sendable, Codable, Equatable {
+    public struct TLS: Sendable, Equatable {
         public var version: String
         public var cipher: String
         public var alpn: String?
@@ -54,7 +55,7 @@ public struct ProbeResult: Sendable, Codable {
     }
 
     /// A certificate as results show it.
-    public struct ChainCertificate: Sendable, Codable, Equatable {
+    public struct ChainCertificate: Sendable, Equatable {
         public var subject: String
         public var issuer: String
         public var serial: String

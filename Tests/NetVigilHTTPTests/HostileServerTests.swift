@@ -101,4 +101,77 @@ final class HostileServerTests: ProbeTestCase {
         XCTAssertEqual(result.error?.kind, .tlsHandshake)
         XCTAssertEqual(result.error?.alert, "handshake failure", "\(String(describing: result.error))")
     }
+
+    func testCloseRightAfterTheHandshake() async throws {
+        for graceful in [true, false] {
+            let server = try HandshakeThenCloseServer(certificate: pki.path("ca-leaf.crt"), key: pki.path("ca-leaf.key"),
+                                                      graceful: graceful)
+            defer { server.stop() }
+            let start = Date()
+            let result = try await probe("https://127.0.0.1:\(server.port)/", configuration: configuration(timeout: 3))
+            XCTAssertLessThan(Date().timeIntervalSince(start), 2, "a closed connection must end the probe at once")
+            XCTAssertEqual(result.error?.kind, .httpProtocol, "graceful \(graceful): \(String(describing: result.error))")
+            XCTAssertEqual(result.trustVerdict, "trusted", "the handshake completed and the chain was evaluated")
+            XCTAssertNotNil(result.timings.tls)
+            XCTAssertNil(result.status)
+        }
+    }
+}
+
+/// The connect phase: a listener whose accept queue is full drops SYNs, so a connect to it never completes.
+final class ConnectTimeoutTests: ProbeTestCase {
+    /// A listening socket with backlog 0 and one connection nobody accepts: its accept queue is full.
+    private final class FullBacklogListener {
+        let port: Int
+        private var descriptors: [Int32] = []
+
+        init() throws {
+            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
+            }
+            guard bound == 0, listen(listener, 0) == 0 else { close(listener); throw TestSetupError("cannot listen") }
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+            }
+            port = Int(UInt16(bigEndian: address.sin_port))
+            descriptors.append(listener)
+            for _ in 0..<2 {  // the first fills the queue; the second stays in SYN-SENT
+                let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+                _ = withUnsafeMutablePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, length) }
+                }
+                descriptors.append(filler)
+            }
+            usleep(100_000)
+        }
+
+        deinit { descriptors.forEach { close($0) } }
+    }
+
+    func testConnectTimeoutIsTyped() async throws {
+        let listener = try FullBacklogListener()
+        var settings = try configuration(timeout: 5)
+        settings.connectTimeout = 0.5
+        let start = Date()
+        let result = try await probe("http://127.0.0.1:\(listener.port)/", configuration: settings)
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertEqual(result.error?.kind, .connectTimeout, "\(String(describing: result.error))")
+        XCTAssertGreaterThanOrEqual(elapsed, 0.45)
+        XCTAssertLessThan(elapsed, 2, "the connect timeout must end the probe")
+        XCTAssertNil(result.timings.connect, "no connection was made")
+    }
+
+    func testProbeTimeoutCapsTheConnect() async throws {
+        let listener = try FullBacklogListener()
+        let start = Date()
+        let result = try await probe("http://127.0.0.1:\(listener.port)/", configuration: configuration(timeout: 0.5))
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1.5)
+        XCTAssertEqual(result.error?.kind, .timeout, "\(String(describing: result.error))")
+        XCTAssertEqual(result.error?.phase, "connect")
+    }
 }

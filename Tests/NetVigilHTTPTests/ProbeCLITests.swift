@@ -26,21 +26,36 @@ final class ProbeCLITests: XCTestCase {
         XCTAssertEqual(ok.status, 0, ok.stderr + ok.stdout)
         let object = try JSONSerialization.jsonObject(with: Data(ok.stdout.utf8)) as? [String: Any]
         XCTAssertEqual(object?["outcome"] as? String, "ok")
-        XCTAssertEqual(object?["status"] as? Int, 200)
+        XCTAssertEqual((object?["http"] as? [String: Any])?["status"] as? Int, 200)
         XCTAssertEqual((object?["tls"] as? [String: Any])?["version"] as? String, "TLSv1.2")
-        XCTAssertNotNil((object?["timings"] as? [String: Any])?["total"])
+        XCTAssertNotNil((object?["timings_ms"] as? [String: Any])?["total"] as? Double)
+        try assertMatchesSchema(ok.stdout)
 
         let failed = try netvigil(["probe", "https://localhost:\(nginx.tls12Port)/json", "--ca", pki.path("other.crt"),
                                    "--no-system-roots", "--json"])
         XCTAssertEqual(failed.status, 1)
         let failure = try JSONSerialization.jsonObject(with: Data(failed.stdout.utf8)) as? [String: Any]
         XCTAssertEqual((failure?["error"] as? [String: Any])?["kind"] as? String, "trust")
+        try assertMatchesSchema(failed.stdout)
+        let refused = try netvigil(["probe", "http://127.0.0.1:\(ProcessRunner.freePort())/", "--json"])
+        XCTAssertEqual(refused.status, 1)
+        try assertMatchesSchema(refused.stdout)
+        let redirected = try netvigil(["probe", "https://localhost:\(nginx.tls13Port)/redirect", "--ca", pki.path("ca.crt"),
+                                       "--no-system-roots", "--expect-status", "204", "--json"])
+        XCTAssertEqual(redirected.status, 1, redirected.stdout)
+        try assertMatchesSchema(redirected.stdout)
 
         let usage = try netvigil(["probe", "https://localhost:\(nginx.tls12Port)/", "--timeout", "soon"])
         XCTAssertEqual(usage.status, 64)
         XCTAssertEqual(usage.stderr.split(separator: "\n").count, 1, usage.stderr)
         let badJSON = try netvigil(["probe", "https://localhost:\(nginx.tls12Port)/", "--method", "POST", "--json-body", "{x"])
         XCTAssertEqual(badJSON.status, 64)
+    }
+
+    /// `probe --json` output validates against deploy/schemas/probe-result.schema.json (python3 jsonschema).
+    private func assertMatchesSchema(_ output: String, line: UInt = #line) throws {
+        let directory = try TemporaryDirectory()
+        try SchemaValidator.assertValid(try directory.write("result.json", output), schema: "probe-result", line: line)
     }
 
     func testHumanOutputNeverPrintsHeaderValues() throws {

@@ -43,7 +43,7 @@ final class ProbeRecordMappingTests: XCTestCase {
         XCTAssertEqual(record.servedChain.first?.notAfter, Timestamp(leaf.notAfter))
         let details = try JSONSerialization.jsonObject(with: Data((record.detailsJSON ?? "").utf8)) as? [String: Any]
         XCTAssertEqual(details?["phase"] as? String, "processing")
-        XCTAssertEqual(details?["finalURL"] as? String, "https://b.test/end")
+        XCTAssertEqual(details?["final_url"] as? String, "https://b.test/end")
         XCTAssertEqual((details?["redirects"] as? [Any])?.count, 1)
     }
 

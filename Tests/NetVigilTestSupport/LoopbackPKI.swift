@@ -1,18 +1,19 @@
 import Foundation
 import XCTest
 
-/// A test CA and P-256 leaves for 127.0.0.1, made with the openssl CLI in `directory`: `ca.pem`/`ca.key` and
-/// `NAME.pem`/`NAME.key` per leaf. `serve(_:)` copies one leaf to `served.pem`/`served.key` (what a test's nginx
+/// A test CA and P-256 leaves (for 127.0.0.1 unless told otherwise), made with the openssl CLI in `directory`:
+/// `ca.pem`/`ca.key` and `NAME.pem`/`NAME.key` per leaf. `serve(_:)` copies one leaf to `served.pem`/`served.key` (what a test's nginx
 /// serves), so a test can swap the key a server presents.
 public struct LoopbackPKI {
     public let directory: TemporaryDirectory
 
-    /// Makes the CA and one leaf per `(name, subject)`.
-    public init(in directory: TemporaryDirectory, caName: String, leaves: [(name: String, subject: String)]) throws {
+    /// Makes the CA and one leaf per `(name, subject)`; every leaf carries `subjectAltName` (openssl syntax).
+    public init(in directory: TemporaryDirectory, caName: String, leaves: [(name: String, subject: String)],
+                subjectAltName: String = "IP:127.0.0.1") throws {
         self.directory = directory
         try Self.openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "30",
                           "-subj", "/CN=\(caName)", "-keyout", directory.path("ca.key"), "-out", directory.path("ca.pem")])
-        let extensions = try directory.write("leaf.ext", "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n")
+        let extensions = try directory.write("leaf.ext", "subjectAltName=\(subjectAltName)\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n")
         for (name, subject) in leaves {
             try Self.openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", subject,
                               "-keyout", directory.path("\(name).key"), "-out", directory.path("\(name).csr")])

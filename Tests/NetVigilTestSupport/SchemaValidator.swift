@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Runs deploy/schemas/validate.py (python3 + jsonschema, a real validator) on an export file.
+/// Runs deploy/schemas/validate.py (python3 + jsonschema, a real validator) on an export or a probe result.
 public enum SchemaValidator {
     public static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -20,12 +20,13 @@ public enum SchemaValidator {
         return (result.status, result.stdout + result.stderr)
     }
 
-    /// Validates `file`; fails the test with the validator's message when invalid.
-    public static func assertValid(_ file: String, ndjson: Bool, file testFile: StaticString = #filePath, line: UInt = #line) throws {
+    /// Validates `file` against `deploy/schemas/SCHEMA.schema.json`; fails the test with the validator's message when invalid.
+    public static func assertValid(_ file: String, ndjson: Bool = false, schema: String = "export",
+                                   file testFile: StaticString = #filePath, line: UInt = #line) throws {
         let python = try XCTUnwrap(python, "python3 with jsonschema is required (make test installs python3-jsonschema)",
                                    file: testFile, line: line)
         let script = repositoryRoot.appendingPathComponent("deploy/schemas/validate.py").path
-        let result = try run(python, [script, file] + (ndjson ? ["--ndjson"] : []))
+        let result = try run(python, [script, file, "--schema", schema] + (ndjson ? ["--ndjson"] : []))
         XCTAssertEqual(result.status, 0, result.output, file: testFile, line: line)
     }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Validate a netvigil export against deploy/schemas/export.schema.json.
+"""Validate a netvigil export against deploy/schemas/export.schema.json (or another schema in this directory).
 
-Usage: validate.py FILE [--ndjson]   (FILE may be - for stdin)
+Usage: validate.py FILE [--ndjson] [--schema NAME]   (FILE may be - for stdin; NAME e.g. probe-result)
 Prints one error line and exits 1 on the first invalid document or line; prints a count and exits 0 otherwise.
 """
 import json
@@ -11,13 +11,22 @@ import sys
 import jsonschema
 
 def main() -> int:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    ndjson = "--ndjson" in sys.argv
+    argv = sys.argv[1:]
+    schema_name = "export"
+    if "--schema" in argv:
+        index = argv.index("--schema")
+        if index + 1 >= len(argv):
+            print("validate.py: --schema needs a NAME (e.g. probe-result)", file=sys.stderr)
+            return 64
+        schema_name = argv[index + 1]
+        del argv[index:index + 2]
+    args = [a for a in argv if not a.startswith("--")]
+    ndjson = "--ndjson" in argv
     if len(args) != 1:
-        print("usage: validate.py FILE [--ndjson]", file=sys.stderr)
+        print("usage: validate.py FILE [--ndjson] [--schema NAME]", file=sys.stderr)
         return 64
     here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "export.schema.json")) as f:
+    with open(os.path.join(here, schema_name + ".schema.json")) as f:
         schema = json.load(f)
     validator = jsonschema.Draft202012Validator(schema)
     stream = sys.stdin if args[0] == "-" else open(args[0])
@@ -33,11 +42,11 @@ def main() -> int:
         else:
             document = json.load(stream)
             validator.validate(document)
-            count = sum(len(document.get(k, [])) for k in ("probes", "reachability", "alerts"))
+            count = sum(len(document.get(k, [])) for k in ("probes", "reachability", "alerts")) if schema_name == "export" else 1
     except (jsonschema.ValidationError, ValueError) as error:
         message = error.message if isinstance(error, jsonschema.ValidationError) else str(error)
         path = "/".join(str(p) for p in getattr(error, "absolute_path", []))
-        print(f"invalid export ({'line %d' % (count + 1) if ndjson else 'document'}) at /{path}: {message}", file=sys.stderr)
+        print(f"invalid {schema_name} ({'line %d' % (count + 1) if ndjson else 'document'}) at /{path}: {message}", file=sys.stderr)
         return 1
     print(f"valid: {count} rows")
     return 0

@@ -184,11 +184,14 @@ public struct TargetsSection: Sendable {
             }
         }
         var family = AddressFamily.any
+        var preferred = PreferredFamily.system
         if let value = mapping["ip"] {
-            switch try value.oneOf(["any", "4", "6"]) {
+            switch try value.oneOf(["any", "4", "6", "prefer-4", "prefer-6"]) {
             case "4": family = .ipv4
             case "6": family = .ipv6
-            default: family = .any
+            case "prefer-4": preferred = .ipv4
+            case "prefer-6": preferred = .ipv6
+            default: break
             }
         }
 
@@ -212,7 +215,7 @@ public struct TargetsSection: Sendable {
         let timeoutSeconds = seconds(timeout)
         let configuration = ProbeConfiguration(
             trustStore: trustStore, policies: policySet, timeout: timeoutSeconds, connectTimeout: min(5, timeoutSeconds),
-            maxRedirects: maxRedirects, addressFamily: family, tls: tls.tls, responseSerializer: serializer,
+            maxRedirects: maxRedirects, addressFamily: family, preferredFamily: preferred, tls: tls.tls, responseSerializer: serializer,
             expectations: expectations)
         return ProbeTarget(name: name, url: urlText, host: host, port: port, interval: interval, timeout: timeout,
                            request: request, configuration: configuration, alertSinks: sinks, alertSinksExplicit: explicit,

@@ -70,6 +70,12 @@ struct ProbeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("ip6"), help: "IPv6 only.")
     var ip6 = false
 
+    @Flag(name: .customLong("prefer-ip4"), help: "Try IPv4 addresses first, then IPv6 (default: getaddrinfo's order).")
+    var preferIP4 = false
+
+    @Flag(name: .customLong("prefer-ip6"), help: "Try IPv6 addresses first, then IPv4.")
+    var preferIP6 = false
+
     @OptionGroup var policyOptions: TrustPolicyOptions
 
     @Flag(name: .long, help: "Print the ProbeResult as JSON.")
@@ -93,7 +99,9 @@ struct ProbeCommand: AsyncParsableCommand {
         guard ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"].contains(method.uppercased()) else {
             throw CLIFailure(.usage, "--method: \(method) is not GET, HEAD, POST, PUT, PATCH or DELETE")
         }
-        if ip4 && ip6 { throw CLIFailure(.usage, "--ip4 and --ip6 exclude each other") }
+        if [ip4, ip6, preferIP4, preferIP6].filter({ $0 }).count > 1 {
+            throw CLIFailure(.usage, "--ip4, --ip6, --prefer-ip4 and --prefer-ip6 exclude each other")
+        }
         var headers: [(name: String, value: String)] = []
         for text in header {
             guard let colon = text.firstIndex(of: ":") else { throw CLIFailure(.usage, "--header: want \"Name: value\"") }
@@ -159,7 +167,8 @@ struct ProbeCommand: AsyncParsableCommand {
         let configuration = ProbeConfiguration(
             trustStore: try policyOptions.trustStore(), policies: try PolicySet(default: policy, entries: []),
             timeout: timeoutSeconds, connectTimeout: min(5, timeoutSeconds), maxRedirects: noFollowRedirects ? 0 : 10,
-            addressFamily: ip4 ? .ipv4 : (ip6 ? .ipv6 : .any), responseSerializer: serializer, expectations: expectations)
+            addressFamily: ip4 ? .ipv4 : (ip6 ? .ipv6 : .any), preferredFamily: preferIP4 ? .ipv4 : (preferIP6 ? .ipv6 : .system),
+            responseSerializer: serializer, expectations: expectations)
         return (request, configuration)
     }
 

@@ -55,6 +55,7 @@ final class TargetsConfigurationTests: XCTestCase {
                           max_response_time: 500ms, min_cert_validity: 1d }
                 tls: { pinning: certificate, pinned_certificates: [\(certificatePath)], system_roots: false, ca: [\(certificatePath)] }
                 alerts: [pager]
+                ip: prefer-6
               - name: form
                 url: http://127.0.0.1:8080/submit
                 method: POST
@@ -82,6 +83,8 @@ final class TargetsConfigurationTests: XCTestCase {
         XCTAssertFalse(api.configuration.trustStore.usesSystemRoots)
         XCTAssertEqual(api.configuration.trustStore.anchors.count, 1)
         XCTAssertEqual(api.alertSinks, ["pager"])
+        XCTAssertEqual(api.configuration.addressFamily, .any)
+        XCTAssertEqual(api.configuration.preferredFamily, .ipv6)
         // The shared policy applies to matching hosts (and redirect hops), the target's own to its host.
         XCTAssertEqual(api.configuration.policies.policy(for: "img.cdn.test").pinning, .publicKey)
 
@@ -91,6 +94,7 @@ final class TargetsConfigurationTests: XCTestCase {
         XCTAssertEqual(form.request.header("Content-Type"), "application/x-www-form-urlencoded")
         XCTAssertEqual(form.configuration.maxRedirects, 0)
         XCTAssertEqual(form.configuration.addressFamily, .ipv4)
+        XCTAssertEqual(form.configuration.preferredFamily, .system)
         XCTAssertEqual(form.alertSinks, ["pager", "script"], "without alerts: a target alerts every sink")
         XCTAssertEqual(form.interval, TargetsSection.defaultInterval)
     }

@@ -1,31 +1,33 @@
 import Foundation
+import NetVigilTestSupport
 
-/// A small PKI made with the openssl CLI in a temporary directory: a test CA with a leaf for
-/// localhost / *.localhost / 127.0.0.1, and an unrelated CA with a leaf for the same names.
+/// The HTTP tests' PKI: two `LoopbackPKI`s, the test CA and an unrelated CA, each with one leaf for
+/// localhost / *.localhost / 127.0.0.1. Files are named as the tests use them: `ca.crt`, `ca-leaf.crt`,
+/// `ca-leaf.key`, `other.crt`, `other-leaf.crt`, `other-leaf.key`; other names are scratch files beside them.
 final class TestPKI: @unchecked Sendable {
     static let shared: TestPKI = {
         do { return try TestPKI() } catch { fatalError("cannot build the HTTP test PKI: \(error)") }
     }()
 
-    let dir: String
-    func path(_ name: String) -> String { (dir as NSString).appendingPathComponent(name) }
+    private let authorities: [String: LoopbackPKI]
+
+    /// The path of `name` (see above).
+    func path(_ name: String) -> String {
+        let base = (name as NSString).deletingPathExtension, suffix = (name as NSString).pathExtension
+        let parts = base.split(separator: "-", maxSplits: 1).map(String.init)
+        guard let authority = authorities[parts[0]], ["crt", "key"].contains(suffix), parts.count == 1 || parts[1] == "leaf" else {
+            return authorities["ca"]!.directory.path(name)
+        }
+        return authority.directory.path((parts.count == 1 ? "ca" : "leaf") + (suffix == "crt" ? ".pem" : ".key"))
+    }
 
     private init() throws {
-        dir = NSTemporaryDirectory() + "netvigil-http-pki-\(getpid())"
-        try? FileManager.default.removeItem(atPath: dir)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let openssl = "/usr/bin/openssl"
-        try "subjectAltName=DNS:localhost,DNS:*.localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
-            .write(toFile: path("leaf.ext"), atomically: true, encoding: .utf8)
+        var authorities: [String: LoopbackPKI] = [:]
         for name in ["ca", "other"] {
-            try run(openssl, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                              "-keyout", path("\(name).key"), "-out", path("\(name).crt"), "-days", "30",
-                              "-subj", "/CN=netvigil \(name) test CA",
-                              "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
-            try run(openssl, ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                              "-keyout", path("\(name)-leaf.key"), "-out", path("\(name)-leaf.csr"), "-subj", "/CN=localhost"])
-            try run(openssl, ["x509", "-req", "-in", path("\(name)-leaf.csr"), "-CA", path("\(name).crt"), "-CAkey", path("\(name).key"),
-                              "-CAcreateserial", "-out", path("\(name)-leaf.crt"), "-days", "10", "-extfile", path("leaf.ext")])
+            authorities[name] = try LoopbackPKI(in: try TemporaryDirectory(), caName: "netvigil \(name) test CA",
+                                                leaves: [("leaf", "/CN=localhost")],
+                                                subjectAltName: "DNS:localhost,DNS:*.localhost,IP:127.0.0.1")
         }
+        self.authorities = authorities
     }
 }
