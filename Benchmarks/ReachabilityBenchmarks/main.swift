@@ -1,29 +1,32 @@
 // Reachability event-latency and idle-CPU benchmark (run as root; release build):
 //
-//   swift build -c release --product netvigil --product ReachabilityBenchmarks
-//   .build/release/ReachabilityBenchmarks [--toggles 300] [--targets 100] [--idle-seconds 60] [--netvigil PATH]
+//   swift build -c release --product ReachabilityBenchmarks [--product netvigil]
+//   .build/release/ReachabilityBenchmarks [--in-process] [--toggle va|vb] [--toggles 300] [--targets 100]
+//                                         [--idle-seconds 60] [--netvigil PATH]
 //
-// Creates a network namespace `nvb-PID` with a veth pair va/vb, watches `default` plus 99 on-link
-// addresses with `netvigil reachability --watch --json` (under `ip netns exec`; with `--in-process`, a
-// ReachabilityMonitor in this process whose watcher thread enters the namespace) and, as the baseline,
-// `ip -n NS monitor link` through the same line-reading harness. Then toggles vb up/down through
-// netlink from a thread inside the namespace; each toggle takes away / restores va's carrier, which
-// changes all 100 targets. Reports the time from the change request to the first line of each tool
-// (and to netvigil's 100th line), and netvigil's CPU time over an idle period. The namespace is removed
-// at the end (and on SIGINT/SIGTERM).
-import CLibMNL
-import CNetlink
+// Creates a network namespace `nvb-PID` with a veth pair va (10.77.0.2/24) – vb, and watches 100 targets
+// routed over va with `netvigil reachability --watch --json` (under `ip netns exec`; with `--in-process`,
+// a ReachabilityMonitor in this process whose watcher thread enters the namespace) and, as the baseline,
+// `ip -n NS monitor link` through the same time-stamping harness. Then toggles a link up/down through
+// netlink from a thread inside the namespace, waiting for both tools after each toggle:
+//
+// - `--toggle va` (default, like for like): va itself, admin up/down. Going down, `ip monitor` and
+//   netvigil react to the same RTM_NEWLINK of va; going up, the kernel sends va's RTM_NEWLINK with
+//   operstate LOWERLAYERDOWN and, once linkwatch has run, one with operstate UP, which netvigil needs
+//   (both usually arrive together). Targets: 100 on-link addresses (taking va down flushes the default
+//   route, and bringing it up does not restore it).
+// - `--toggle vb`: the peer, which takes away / restores va's carrier (the kernel reports va's change
+//   after vb's). Targets: `default` (via 10.77.0.1) plus 99 on-link addresses.
+//
+// Reports, from just before the RTM_NEWLINK request: netvigil's first status event and the time by which
+// every target had its event; `ip monitor`'s first line for va, its first line for va showing the new
+// operstate, and its first line for any link; per direction too. Then netvigil's CPU time over an idle
+// period. The namespace is removed at the end (and on SIGINT/SIGTERM).
 import Foundation
 import NetVigilReachability
 #if canImport(Glibc)
 import Glibc
 #endif
-
-func monotonicNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("ReachabilityBenchmarks: \(message)\n".utf8))
@@ -51,15 +54,20 @@ var targetCount = 100
 var idleSeconds = 60
 var netvigilPath: String?
 var inProcess = false
+var toggledLink = "va"
+let usage = "[--in-process] [--toggle va|vb] [--toggles N] [--targets N] [--idle-seconds S] [--netvigil PATH]"
 var argIterator = CommandLine.arguments.dropFirst().makeIterator()
 while let arg = argIterator.next() {
     switch arg {
     case "--toggles": toggles = Int(argIterator.next() ?? "") ?? toggles
-    case "--targets": targetCount = max(1, min(250, Int(argIterator.next() ?? "") ?? targetCount))
+    case "--targets": targetCount = max(1, min(240, Int(argIterator.next() ?? "") ?? targetCount))
     case "--idle-seconds": idleSeconds = Int(argIterator.next() ?? "") ?? idleSeconds
     case "--netvigil": netvigilPath = argIterator.next()
     case "--in-process": inProcess = true
-    default: fail("unknown argument \(arg); usage: [--toggles N] [--targets N] [--idle-seconds S] [--netvigil PATH]")
+    case "--toggle":
+        toggledLink = argIterator.next() ?? ""
+        guard toggledLink == "va" || toggledLink == "vb" else { fail("--toggle takes va or vb; usage: \(usage)") }
+    default: fail("unknown argument \(arg); usage: \(usage)")
     }
 }
 guard getuid() == 0 else { fail("must run as root (creates a network namespace)") }
@@ -68,6 +76,7 @@ let netvigil = netvigilPath ?? binDir.appendingPathComponent("netvigil").path
 if !inProcess && !FileManager.default.isExecutableFile(atPath: netvigil) {
     fail("netvigil binary not found at \(netvigil) (build it, pass --netvigil PATH, or use --in-process)")
 }
+let loadBefore = loadAverage()
 
 // MARK: namespace
 let ns = "nvb-\(getpid())"
@@ -86,41 +95,13 @@ sh(["ip", "-n", ns, "addr", "add", "10.77.0.2/24", "dev", "va"])
 sh(["ip", "-n", ns, "link", "set", "va", "up"])
 sh(["ip", "-n", ns, "link", "set", "vb", "up"])
 sh(["ip", "-n", ns, "route", "add", "default", "via", "10.77.0.1", "dev", "va"])
-let vbIndex = Int32(sh(["ip", "netns", "exec", ns, "cat", "/sys/class/net/vb/ifindex"])
+let toggledIndex = Int32(sh(["ip", "netns", "exec", ns, "cat", "/sys/class/net/\(toggledLink)/ifindex"])
     .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-guard vbIndex > 0 else { fail("cannot find vb's ifindex") }
+guard toggledIndex > 0 else { fail("cannot find \(toggledLink)'s ifindex") }
 
-// MARK: line readers
-final class LineLog: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var lines: [(time: Double, text: String)] = []
-
-    func append(_ text: String, at time: Double) {
-        condition.lock()
-        lines.append((time, text))
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Waits until `count` lines after index `from` exist (or timeout); returns them.
-    func wait(from: Int, count: Int, timeout: Double) -> [(time: Double, text: String)] {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while lines.count - from < count {
-            if !condition.wait(until: deadline) { break }
-        }
-        return Array(lines[min(from, lines.count)...])
-    }
-
-    var count: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return lines.count
-    }
-}
-
-func spawnReader(_ args: [String], into log: LineLog) -> Process {
+// MARK: readers
+/// Runs `args` and hands each stdout line, time-stamped on arrival, to `line` (on a reader thread).
+func spawnReader(_ args: [String], line: @escaping @Sendable (String, Double) -> Void) -> Process {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = args
@@ -139,7 +120,7 @@ func spawnReader(_ args: [String], into log: LineLog) -> Process {
             let now = monotonicNow()
             pending.append(contentsOf: buffer[0..<n])
             while let newline = pending.firstIndex(of: 10) {
-                log.append(String(decoding: pending[..<newline], as: UTF8.self), at: now)
+                line(String(decoding: pending[..<newline], as: UTF8.self), now)
                 pending.removeSubrange(...newline)
             }
         }
@@ -148,10 +129,11 @@ func spawnReader(_ args: [String], into log: LineLog) -> Process {
     return p
 }
 
-var targets = ["default"]
-for i in 0..<(targetCount - 1) { targets.append("10.77.0.\(10 + i)") }
-let netvigilLog = LineLog()
-let ipLog = LineLog()
+var targets: [String] = toggledLink == "vb" ? ["default"] : []
+for i in 0..<(targetCount - targets.count) { targets.append("10.77.0.\(10 + i)") }
+let statusLog = StatusEventLog()
+let linkLog = LinkMonitorLog()
+statusLog.arm(status: nil, count: targetCount)
 var watcher: Process?
 nonisolated(unsafe) var monitor: ReachabilityMonitor?
 if inProcess {
@@ -159,149 +141,103 @@ if inProcess {
     let m = ReachabilityMonitor(
         targets: parsed, options: ReachabilityMonitor.Options(networkNamespacePath: "/var/run/netns/\(ns)"))
     monitor = m
-    let started = DispatchSemaphore(value: 0)
     Task.detached {
         do { try await m.start() } catch { fail("monitor start: \(error)") }
-        let stream = await m.changes(for: parsed)
-        started.signal()
-        for await evaluation in stream {
-            netvigilLog.append("\"status\":\"\(evaluation.status.name)\"", at: monotonicNow())
+        for await evaluation in await m.changes(for: parsed) {
+            statusLog.record(target: evaluation.target.description, status: evaluation.status.name, at: monotonicNow())
         }
     }
-    started.wait()
 } else {
-    watcher = spawnReader(["ip", "netns", "exec", ns, netvigil, "reachability", "--watch", "--json"] + targets,
-                          into: netvigilLog)
+    watcher = spawnReader(["ip", "netns", "exec", ns, netvigil, "reachability", "--watch", "--json"] + targets) {
+        line, time in
+        guard let target = StatusEventLog.jsonString("target", in: line),
+              let status = StatusEventLog.jsonString("status", in: line) else { return }
+        statusLog.record(target: target, status: status, at: time)
+    }
 }
-let ipMonitor = spawnReader(["ip", "-n", ns, "monitor", "link"], into: ipLog)
-let initial = netvigilLog.wait(from: 0, count: targetCount, timeout: 10)
-guard initial.count >= targetCount else { fail("netvigil printed \(initial.count) of \(targetCount) initial lines") }
+let ipMonitor = spawnReader(["ip", "-n", ns, "monitor", "link"]) { line, time in linkLog.record(line: line, at: time) }
+let initial = statusLog.wait(timeout: 10)
+guard initial.count >= targetCount else { fail("netvigil reported \(initial.count) of \(targetCount) initial targets") }
 Thread.sleep(forTimeInterval: 0.5)  // let `ip monitor` subscribe
 
-// MARK: toggler inside the namespace
-final class Toggler: @unchecked Sendable {
-    let request = NSCondition()
-    var command: Bool?
-    var done = true
-    var sentAt = 0.0
-    var error: Int32 = 0
+// MARK: toggles
+let toggler = LinkToggler()
+toggler.start(namespace: ns, index: toggledIndex)
 
-    func start(namespace: String, index: Int32) {
-        let thread = Thread { [self] in
-            let fd = open("/var/run/netns/\(namespace)", O_RDONLY)
-            guard fd >= 0, cnl_setns_net(fd) == 0 else { fail("setns into \(namespace) failed") }
-            close(fd)
-            guard let nl = mnl_socket_open(NETLINK_ROUTE), mnl_socket_bind(nl, 0, pid_t(MNL_SOCKET_AUTOPID)) == 0
-            else { fail("netlink socket failed") }
-            var buf = [UInt8](repeating: 0, count: 8192)
-            var seq: UInt32 = 1
-            while true {
-                request.lock()
-                while command == nil { request.wait() }
-                let up = command!
-                request.unlock()
-                seq += 1
-                let len = cnl_build_setlink_up(&buf, buf.count, index, up, seq)
-                let t0 = monotonicNow()
-                var rc: Int32 = 0
-                if mnl_socket_sendto(nl, buf, len) < 0 { rc = errno } else {
-                    let n = mnl_socket_recvfrom(nl, &buf, buf.count)
-                    if n < 0 { rc = errno } else if cnl_nlmsg_error_code(buf) != 0 { rc = -cnl_nlmsg_error_code(buf) }
-                }
-                request.lock()
-                sentAt = t0
-                error = rc
-                command = nil
-                done = true
-                request.broadcast()
-                request.unlock()
-            }
-        }
-        thread.start()
-    }
-
-    func toggle(up: Bool) -> Double {
-        request.lock()
-        command = up
-        done = false
-        request.broadcast()
-        while !done { request.wait() }
-        let t0 = sentAt
-        let rc = error
-        request.unlock()
-        if rc != 0 { fail("RTM_NEWLINK failed: errno \(rc)") }
-        return t0
-    }
+struct Sample {
+    var up: Bool
+    var netvigilFirst: Double
+    var netvigilAll: Double
+    var ipLink: Double
+    var ipLinkInState: Double
+    var ipAnyLink: Double
 }
-
-let toggler = Toggler()
-toggler.start(namespace: ns, index: vbIndex)
-
-var firstLatency: [Double] = []
-var allLatency: [Double] = []
-var ipLatency: [Double] = []
+var samples: [Sample] = []
 var missed = 0
 for i in 0..<toggles {
     let up = i % 2 == 1
-    let nvStart = netvigilLog.count
-    let ipStart = ipLog.count
+    statusLog.arm(status: up ? "ReachableViaWiFi" : "NotReachable", count: targetCount)
+    // va's operstate: DOWN when va itself goes down, LOWERLAYERDOWN when its peer vb does.
+    linkLog.arm(link: "va", stateText: up ? "state UP" : toggledLink == "va" ? "state DOWN" : "state LOWERLAYERDOWN")
     let t0 = toggler.toggle(up: up)
-    let nvLines = netvigilLog.wait(from: nvStart, count: targetCount, timeout: 2)
-    let ipLines = ipLog.wait(from: ipStart, count: 1, timeout: 2)
-    let expected = up ? "ReachableViaWiFi" : "NotReachable"
-    let matching = nvLines.filter { $0.text.contains("\"status\":\"\(expected)\"") }
-    if matching.count >= targetCount, let first = matching.first, let last = matching.last, let ipFirst = ipLines.first {
-        firstLatency.append((first.time - t0) * 1000)
-        allLatency.append((last.time - t0) * 1000)
-        ipLatency.append((ipFirst.time - t0) * 1000)
+    let arrivals = statusLog.wait(timeout: 2)
+    let round = linkLog.wait(timeout: 2)
+    if arrivals.count >= targetCount, let first = arrivals.min(), let last = arrivals.max(),
+       let ipLink = round.link, let ipState = round.linkInState, let ipAny = round.anyLink {
+        samples.append(Sample(
+            up: up, netvigilFirst: (first - t0) * 1000, netvigilAll: (last - t0) * 1000,
+            ipLink: (ipLink - t0) * 1000, ipLinkInState: (ipState - t0) * 1000, ipAnyLink: (ipAny - t0) * 1000))
     } else {
         missed += 1
     }
     Thread.sleep(forTimeInterval: 0.02)  // let both tools go quiet (ip prints several lines per toggle)
 }
+let loadAfterToggles = loadAverage()
 
-func percentile(_ values: [Double], _ p: Double) -> Double {
-    guard !values.isEmpty else { return .nan }
-    let sorted = values.sorted()
-    let rank = Int((p / 100 * Double(sorted.count - 1)).rounded())
-    return sorted[rank]
-}
-
-func cpuSeconds(pid: Int32) -> Double {
-    if pid == getpid() {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    }
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let close = stat.lastIndex(of: ")") else { return .nan }
-    let fields = stat[stat.index(after: close)...].split(separator: " ")
-    // fields[0] is state (field 3); utime is field 14, stime field 15 → indexes 11, 12
-    let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
-    return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
-}
-
+// MARK: idle
 let nvPid = watcher?.processIdentifier ?? getpid()
 let comm = (try? String(contentsOfFile: "/proc/\(nvPid)/comm", encoding: .utf8))?
     .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
-let linesBeforeIdle = netvigilLog.count
+let eventsBeforeIdle = statusLog.count
 let cpuBefore = cpuSeconds(pid: nvPid)
 Thread.sleep(forTimeInterval: Double(idleSeconds))
 let cpuAfter = cpuSeconds(pid: nvPid)
-let idleLines = netvigilLog.count - linesBeforeIdle
+let idleEvents = statusLog.count - eventsBeforeIdle
 
-func fmt(_ v: Double) -> String { String(format: "%.3f", v) }
-print("""
-    reachability event latency: \(toggles) veth toggles, \(targetCount) targets watched, \(missed) missed, \
-    netvigil \(inProcess ? "in-process ReachabilityMonitor" : "CLI --watch --json")
-    tool                               median ms   p99 ms   max ms   samples
-    netvigil, first status line        \(fmt(percentile(firstLatency, 50)))      \(fmt(percentile(firstLatency, 99)))    \(fmt(percentile(firstLatency, 100)))    \(firstLatency.count)
-    netvigil, all \(targetCount) targets' lines    \(fmt(percentile(allLatency, 50)))      \(fmt(percentile(allLatency, 99)))    \(fmt(percentile(allLatency, 100)))    \(allLatency.count)
-    ip monitor link, first line        \(fmt(percentile(ipLatency, 50)))      \(fmt(percentile(ipLatency, 99)))    \(fmt(percentile(ipLatency, 100)))    \(ipLatency.count)
-    netvigil median / ip monitor median: \(String(format: "%.2f", percentile(firstLatency, 50) / percentile(ipLatency, 50)))x
-    idle: netvigil (pid \(nvPid), \(comm)) used \(fmt((cpuAfter - cpuBefore) * 1000)) ms CPU in \(idleSeconds) s, printed \(idleLines) lines
-    """)
+// MARK: report
+let allSamples = samples
+func column(_ key: KeyPath<Sample, Double>, _ filter: (Sample) -> Bool = { _ in true }) -> [Double] {
+    allSamples.filter(filter).map { $0[keyPath: key] }
+}
+let ratio = percentile(column(\.netvigilFirst), 50) / percentile(column(\.ipLink), 50)
+let ratioState = percentile(column(\.netvigilFirst), 50) / percentile(column(\.ipLinkInState), 50)
+let what = toggledLink == "va" ? "va admin up/down" : "vb admin up/down (va's carrier)"
+var report = """
+    reachability event latency: \(toggles) toggles of \(what), \(targetCount) targets, \(missed) missed, \
+    netvigil \(inProcess ? "in-process ReachabilityMonitor" : "CLI --watch --json"); \
+    load average \(loadBefore) before, \(loadAfterToggles) after the toggles
+    from just before the RTM_NEWLINK request        median ms    p99 ms    max ms  samples
+    netvigil, first status event                   \(summary(column(\.netvigilFirst)))
+    netvigil, all \(targetCount) targets' events              \(summary(column(\.netvigilAll)))
+    ip monitor link, first line for va             \(summary(column(\.ipLink)))
+    ip monitor link, first va line with new state  \(summary(column(\.ipLinkInState)))
+    ip monitor link, first line (any link)         \(summary(column(\.ipAnyLink)))
+
+    """
+for (name, up) in [("down", false), ("up", true)] {
+    report += """
+        \(name) toggles: netvigil first \(summary(column(\.netvigilFirst) { $0.up == up })), \
+        ip monitor va \(summary(column(\.ipLink) { $0.up == up }))
+
+        """
+}
+report += """
+    netvigil first-event median / ip monitor va-line median: \(String(format: "%.2f", ratio))x \
+    (/ va line with new state: \(String(format: "%.2f", ratioState))x)
+    idle: netvigil (pid \(nvPid), \(comm)) used \(String(format: "%.3f", (cpuAfter - cpuBefore) * 1000)) ms CPU \
+    in \(idleSeconds) s, \(idleEvents) events; load average \(loadAverage()) at the end
+    """
+print(report)
 _ = ipMonitor
 cleanup()
 exit(missed == 0 ? 0 : 2)
