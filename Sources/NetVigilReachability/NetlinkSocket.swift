@@ -179,9 +179,10 @@ final class NetlinkSocket {
             let firstSeq = sequence &+ 1
             for index in start..<end {
                 sequence &+= 1
-                let length = addresses[index].bytes.withUnsafeBufferPointer { bytes in
+                let length = addresses[index].withUnsafeBytes { bytes in
                     cnl_build_getroute(sendBuffer.baseAddress! + offset, sendBuffer.count - offset,
-                                       addresses[index].family.rawValue, bytes.baseAddress, sequence)
+                                       addresses[index].family.rawValue,
+                                       bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), sequence)
                 }
                 offset += cnl_nlmsg_align(length)
             }

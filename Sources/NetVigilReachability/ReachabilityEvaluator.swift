@@ -19,11 +19,17 @@ public enum ReachabilityEvaluator {
     /// - `isLocalAddress`: `RTN_LOCAL`; `isDirect`: no gateway;
     /// - unreachable / blackhole / prohibit / throw routes, dead nexthops and unknown interfaces: no flags.
     public static func flags(route: RouteInfo, link: LinkInfo?, hasUsableSource: Bool) -> ReachabilityFlags {
-        guard route.isUnicast || route.isLocal, !route.isDead, let link else { return [] }
+        flags(route: route, link: link, kind: link?.kind, hasUsableSource: hasUsableSource)
+    }
+
+    /// `flags(route:link:hasUsableSource:)` with the link's kind already known.
+    static func flags(route: RouteInfo, link: LinkInfo?, kind: InterfaceKind?, hasUsableSource: Bool)
+        -> ReachabilityFlags
+    {
+        guard route.isUnicast || route.isLocal, !route.isDead, let link, let kind else { return [] }
         var flags: ReachabilityFlags = []
         if route.isLocal { flags.insert(.isLocalAddress) }
         if route.gateway == nil { flags.insert(.isDirect) }
-        let kind = link.kind
         if link.isPointToPoint || kind == .vpn || kind == .wwan { flags.insert(.transientConnection) }
         if kind == .wwan { flags.insert(.isWWAN) }
         guard link.isUp else { return flags }
@@ -41,25 +47,38 @@ public enum ReachabilityEvaluator {
         target: ReachabilityTarget, address: IPAddress, lookup: RouteLookup, mirror: NetlinkMirror,
         interventionRequired: Bool = false, time: Date = Date()
     ) -> ReachabilityEvaluation {
+        var cache = EvaluationCache()
+        return evaluate(
+            target: target, address: address, lookup: lookup, mirror: mirror,
+            interventionRequired: interventionRequired, time: time, cache: &cache)
+    }
+
+    /// `evaluate(target:address:lookup:mirror:interventionRequired:time:)` sharing `cache` with the other
+    /// evaluations of a recompute.
+    static func evaluate(
+        target: ReachabilityTarget, address: IPAddress, lookup: RouteLookup, mirror: NetlinkMirror,
+        interventionRequired: Bool, time: Date, cache: inout EvaluationCache
+    ) -> ReachabilityEvaluation {
         guard case let .route(route) = lookup else {
             return ReachabilityEvaluation(
                 target: target, flags: interventionRequired ? .interventionRequired : [], family: address.family,
-                address: address.description, time: time)
+                address: cache.text(address), time: time)
         }
         let link = mirror.links[route.outputInterface]
+        let kind = link.map { cache.kind(of: $0) }
         var source = route.preferredSource
         if source == nil, let link {
-            source = preferredSource(on: link.index, family: address.family, forLinkLocal: address.isIPv6LinkLocal,
-                                     mirror: mirror)
+            source = cache.preferredSource(
+                on: link.index, family: address.family, forLinkLocal: address.isIPv6LinkLocal, mirror: mirror)
         }
         if source == nil, route.isLocal { source = address }
-        let usable = source.map { mirror.isUsableSource($0) } ?? false
-        var flags = Self.flags(route: route, link: link, hasUsableSource: usable)
+        let usable = source.map { cache.isUsableSource($0, mirror: mirror) } ?? false
+        var flags = Self.flags(route: route, link: link, kind: kind, hasUsableSource: usable)
         if interventionRequired { flags.formUnion(Self.captiveFlags(flags)) }
         return ReachabilityEvaluation(
-            target: target, flags: flags, interface: link?.name, interfaceKind: link?.kind,
-            gateway: route.gateway?.description, source: source?.description, family: route.family,
-            table: route.table, address: address.description, time: time)
+            target: target, flags: flags, interface: link?.name, interfaceKind: kind,
+            gateway: route.gateway.map { cache.text($0) }, source: source.map { cache.text($0) },
+            family: route.family, table: route.table, address: cache.text(address), time: time)
     }
 
     /// What a captive portal adds, as SCNetworkReachability reports such a network: the route works but a
@@ -74,23 +93,33 @@ public enum ReachabilityEvaluator {
     public static func evaluateDefault(
         mirror: NetlinkMirror, interventionRequired: Bool = false, time: Date = Date()
     ) -> ReachabilityEvaluation {
+        var cache = EvaluationCache()
+        return evaluateDefault(mirror: mirror, interventionRequired: interventionRequired, time: time, cache: &cache)
+    }
+
+    /// `evaluateDefault(mirror:interventionRequired:time:)` sharing `cache` with the other evaluations of a
+    /// recompute.
+    static func evaluateDefault(
+        mirror: NetlinkMirror, interventionRequired: Bool, time: Date, cache: inout EvaluationCache
+    ) -> ReachabilityEvaluation {
         var best: (evaluation: ReachabilityEvaluation, route: RouteInfo)?
         for route in mirror.routes where route.destinationLength == 0 && route.isUnicast && !route.isDead {
             if route.table == RTNL.tableLocal { continue }
             let allowedTables = mirror.ruleTables(family: route.family) ?? [RTNL.tableMain, RTNL.tableDefault]
             if !allowedTables.contains(route.table) { continue }
             let link = mirror.links[route.outputInterface]
+            let kind = link.map { cache.kind(of: $0) }
             var source = route.preferredSource
             if source == nil, let link {
-                source = preferredSource(on: link.index, family: route.family, forLinkLocal: false, mirror: mirror)
+                source = cache.preferredSource(on: link.index, family: route.family, forLinkLocal: false, mirror: mirror)
             }
-            let usable = source.map { mirror.isUsableSource($0) } ?? false
-            var flags = flags(route: route, link: link, hasUsableSource: usable)
+            let usable = source.map { cache.isUsableSource($0, mirror: mirror) } ?? false
+            var flags = flags(route: route, link: link, kind: kind, hasUsableSource: usable)
             if interventionRequired { flags.formUnion(Self.captiveFlags(flags)) }
             let evaluation = ReachabilityEvaluation(
-                target: .default, flags: flags, interface: link?.name, interfaceKind: link?.kind,
-                gateway: route.gateway?.description, source: source?.description, family: route.family,
-                table: route.table, address: nil, time: time)
+                target: .default, flags: flags, interface: link?.name, interfaceKind: kind,
+                gateway: route.gateway.map { cache.text($0) }, source: source.map { cache.text($0) },
+                family: route.family, table: route.table, address: nil, time: time)
             if let current = best {
                 if isBetter(evaluation, route, than: current.evaluation, current.route) { best = (evaluation, route) }
             } else {

@@ -38,19 +38,13 @@ public actor ReachabilityMonitor {
         }
     }
 
-    private struct Subscriber {
-        var targets: Set<ReachabilityTarget>
-        var last: [ReachabilityTarget: (ReachabilityStatus, ReachabilityFlags)] = [:]
-        let continuation: AsyncStream<ReachabilityEvaluation>.Continuation
-    }
-
     public nonisolated let options: Options
     private let logger: Logger
     private var targetOrder: [ReachabilityTarget] = []
     private var interventions: Set<ReachabilityTarget> = []
     private var watcher: ReachabilityWatcher?
-    private var evaluations: [ReachabilityTarget: ReachabilityEvaluation] = [:]
-    private var subscribers: [UInt64: Subscriber] = [:]
+    /// Latest evaluations and subscribers; the watcher thread publishes into it directly.
+    private let hub = EvaluationHub()
     private var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
     private var snapshotWaiters: [UInt64: CheckedContinuation<NetlinkMirror?, Never>] = [:]
     private var startWaiter: CheckedContinuation<Void, any Error>?
@@ -70,6 +64,7 @@ public actor ReachabilityMonitor {
         self.options = options
         self.logger = logger
         for target in targets where !targetOrder.contains(target) { targetOrder.append(target) }
+        hub.watch(targetOrder)
     }
 
     /// The targets being watched, in the order they were added.
@@ -81,7 +76,7 @@ public actor ReachabilityMonitor {
         guard watcher == nil else { return }
         let (stream, continuation) = AsyncStream<ReachabilityWatcher.Output>.makeStream()
         let watcher = try ReachabilityWatcher(
-            options: options, logger: logger, output: continuation, targets: targetOrder,
+            options: options, logger: logger, output: continuation, hub: hub, targets: targetOrder,
             interventions: interventions)
         self.watcher = watcher
         Task { [weak self] in
@@ -101,8 +96,7 @@ public actor ReachabilityMonitor {
         watcher?.send(.stop)
         watcher = nil
         isRunning = false
-        for subscriber in subscribers.values { subscriber.continuation.finish() }
-        subscribers = [:]
+        hub.finishAll()
         for waiter in waiters.values { waiter.resume() }
         waiters = [:]
         for waiter in snapshotWaiters.values { waiter.resume(returning: nil) }
@@ -111,7 +105,7 @@ public actor ReachabilityMonitor {
 
     /// The latest evaluation of `target`, `nil` before its first evaluation.
     public func current(_ target: ReachabilityTarget) -> ReachabilityEvaluation? {
-        evaluations[target]
+        hub.current(target)
     }
 
     /// Adds targets; when running, returns after they have been evaluated.
@@ -121,6 +115,7 @@ public actor ReachabilityMonitor {
         }
         guard !new.isEmpty else { return }
         targetOrder.append(contentsOf: new)
+        hub.watch(new)
         guard watcher != nil else { return }
         await roundTrip { .add(new, ack: $0) }
     }
@@ -128,7 +123,7 @@ public actor ReachabilityMonitor {
     /// Stops watching targets (their `changes` streams stay open but receive nothing more).
     public func remove(_ targets: [ReachabilityTarget]) {
         targetOrder.removeAll { targets.contains($0) }
-        for target in targets { evaluations[target] = nil }
+        hub.unwatch(targets)
         watcher?.send(.remove(targets))
     }
 
@@ -137,7 +132,10 @@ public actor ReachabilityMonitor {
     /// When running, returns after the target has been re-evaluated.
     public func setInterventionRequired(_ required: Bool, for target: ReachabilityTarget) async {
         if required { interventions.insert(target) } else { interventions.remove(target) }
-        if !targetOrder.contains(target) { targetOrder.append(target) }
+        if !targetOrder.contains(target) {
+            targetOrder.append(target)
+            hub.watch([target])
+        }
         guard watcher != nil else { return }
         await roundTrip { .intervention(target, required, ack: $0) }
     }
@@ -149,23 +147,11 @@ public actor ReachabilityMonitor {
     }
 
     /// Merged evaluations of several targets: each target's current one immediately, then changes.
+    ///
+    /// Values are yielded straight from the watcher thread (no hop through this actor).
     public func changes(for targets: [ReachabilityTarget]) async -> AsyncStream<ReachabilityEvaluation> {
         await add(targets)
-        let (stream, continuation) = AsyncStream<ReachabilityEvaluation>.makeStream(bufferingPolicy: .unbounded)
-        nextID += 1
-        let id = nextID
-        var subscriber = Subscriber(targets: Set(targets), continuation: continuation)
-        var seen = Set<ReachabilityTarget>()
-        for target in targets where seen.insert(target).inserted {
-            let evaluation = evaluations[target] ?? .unknown(target)
-            subscriber.last[target] = (evaluation.status, evaluation.flags)
-            continuation.yield(evaluation)
-        }
-        subscribers[id] = subscriber
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeSubscriber(id) }
-        }
-        return stream
+        return hub.subscribe(targets)
     }
 
     /// A copy of the watcher's mirror of links, addresses, routes and rules (`nil` when not running).
@@ -198,10 +184,6 @@ public actor ReachabilityMonitor {
         }
     }
 
-    private func removeSubscriber(_ id: UInt64) {
-        subscribers[id] = nil
-    }
-
     private func handle(_ output: ReachabilityWatcher.Output) {
         switch output {
         case .ready:
@@ -212,34 +194,12 @@ public actor ReachabilityMonitor {
             watcher = nil
             startWaiter?.resume(throwing: error)
             startWaiter = nil
-        case let .evaluations(list):
-            for evaluation in list {
-                // Removed targets have no entry (`remove` drops it): skip their late evaluations.
-                guard evaluations[evaluation.target] != nil || targetOrder.contains(evaluation.target) else {
-                    continue
-                }
-                evaluations[evaluation.target] = evaluation
-                deliver(evaluation)
-            }
         case let .ack(id):
             waiters.removeValue(forKey: id)?.resume()
         case let .snapshot(id, mirror):
             snapshotWaiters.removeValue(forKey: id)?.resume(returning: mirror)
         case let .resync(count):
             resyncCount = count
-        }
-    }
-
-    private func deliver(_ evaluation: ReachabilityEvaluation) {
-        for id in Array(subscribers.keys) {
-            // Mutated in place: copying a subscriber out and back would copy its `last` table per event.
-            guard subscribers[id]!.targets.contains(evaluation.target) else { continue }
-            if let last = subscribers[id]!.last[evaluation.target], last.0 == evaluation.status,
-               last.1 == evaluation.flags {
-                continue
-            }
-            subscribers[id]!.last[evaluation.target] = (evaluation.status, evaluation.flags)
-            subscribers[id]!.continuation.yield(evaluation)
         }
     }
 

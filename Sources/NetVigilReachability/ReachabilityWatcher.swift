@@ -7,7 +7,8 @@ import Glibc
 
 /// The netlink side of `ReachabilityMonitor`: one dedicated thread that blocks in poll(2) on the
 /// subscribed `NETLINK_ROUTE` socket and a wake-up pipe, keeps the mirror, asks the kernel for each
-/// target's route and reports evaluations in order through `output`. No timers unless host names are
+/// target's route and publishes evaluations in order into the `EvaluationHub` (control replies go through
+/// `output`). No timers unless host names are
 /// watched (re-resolution) or netlink failed (reopen); zero CPU while nothing changes.
 final class ReachabilityWatcher: @unchecked Sendable {
     enum Command {
@@ -23,8 +24,6 @@ final class ReachabilityWatcher: @unchecked Sendable {
         case ready
         /// Netlink could not be opened at start; the thread has ended.
         case failed(ReachabilityError)
-        /// Evaluations whose state changed since last reported.
-        case evaluations([ReachabilityEvaluation])
         case ack(UInt64)
         case snapshot(UInt64, NetlinkMirror)
         /// Total overruns (ENOBUFS/truncation) resynchronized so far.
@@ -51,6 +50,8 @@ final class ReachabilityWatcher: @unchecked Sendable {
     private let options: ReachabilityMonitor.Options
     private let logger: Logger
     private let output: AsyncStream<Output>.Continuation
+    /// Where evaluations go (straight to subscribers, from this thread).
+    private let hub: EvaluationHub
     private let shared = Locked(Shared())
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -68,19 +69,37 @@ final class ReachabilityWatcher: @unchecked Sendable {
     private var recomputeOwed = false
     /// Consecutive recomputes cut short (bounded so a notification storm cannot starve any target).
     private var preemptions = 0
-    /// Addresses to look up (deduplicated, in target order); rebuilt only when targets or resolutions change.
+    /// Addresses to look up (deduplicated, in target order) and which targets wait for which; rebuilt only
+    /// when targets or resolutions change.
     private struct LookupPlan {
+        /// One lookup slot per distinct address.
         var addresses: [IPAddress] = []
-        var position: [IPAddress: Int] = [:]
+        /// Per target (index in `order`): its slots (none for `default` or an unresolved name).
+        var slotsOfTarget: [[Int]] = []
+        /// Per slot: the targets (indices in `order`) with that address.
+        var targetsOfSlot: [[Int]] = []
     }
     private var plan: LookupPlan?
+    /// What an address target's last evaluation was computed from: when a recompute finds the same, the
+    /// evaluation cannot have changed and is not computed again.
+    private struct EvaluationInputs: Equatable {
+        var lookup: RouteLookup
+        var link: LinkInfo?
+        var addressGeneration: UInt64
+        var interventionRequired: Bool
+    }
+    private var inputs: [ReachabilityTarget: EvaluationInputs] = [:]
+    /// Counts changes of the mirror's addresses (sources and their usability come from them).
+    private var addressGeneration: UInt64 = 0
+    /// Link kinds, preferred sources and address texts shared by the evaluations of a recompute.
+    private var cache = EvaluationCache()
     /// An IPv4 route re-dump was due when a recompute was cut short.
     private var redumpOwed = false
     static let maxPreemptions = 3
 
     init(
         options: ReachabilityMonitor.Options, logger: Logger, output: AsyncStream<Output>.Continuation,
-        targets: [ReachabilityTarget], interventions: Set<ReachabilityTarget>
+        hub: EvaluationHub, targets: [ReachabilityTarget], interventions: Set<ReachabilityTarget>
     ) throws(ReachabilityError) {
         var fds: [Int32] = [0, 0]
         let rc = cnl_wake_pipe(&fds)
@@ -90,6 +109,7 @@ final class ReachabilityWatcher: @unchecked Sendable {
         self.options = options
         self.logger = logger
         self.output = output
+        self.hub = hub
         for target in targets where states[target] == nil {
             order.append(target)
             states[target] = TargetState(target, interventionRequired: interventions.contains(target))
@@ -273,6 +293,7 @@ final class ReachabilityWatcher: @unchecked Sendable {
                     changed.formUnion(mirror.apply(message: message, probe: SystemProbes.sysfsLink))
                 }
             case .wouldBlock:
+                if changed.contains(.addresses) { addressGeneration &+= 1 }
                 return (changed, resynced)
             case .overrun, .truncated:
                 resyncs += 1
@@ -305,6 +326,7 @@ final class ReachabilityWatcher: @unchecked Sendable {
             try requests.dump(type: RTNL.getRule, family: family) { fresh.apply(message: $0, probe: probe) }
         }
         mirror = fresh
+        addressGeneration &+= 1
     }
 
     /// Replaces the mirror's routes of `family` with a dump; returns true when some route had disappeared
@@ -350,6 +372,7 @@ final class ReachabilityWatcher: @unchecked Sendable {
                 for target in targets {
                     states[target] = nil
                     lastSent[target] = nil
+                    inputs[target] = nil
                 }
                 order.removeAll { states[$0] == nil }
             case let .intervention(target, required, ack):
@@ -420,32 +443,55 @@ final class ReachabilityWatcher: @unchecked Sendable {
         _ requests: NetlinkSocket, hint: RecomputeHint, events: NetlinkSocket?
     ) throws(ReachabilityError) {
         let now = Date()
+        cache.reset()
         if plan == nil {
             var plan = LookupPlan()
+            var position: [IPAddress: Int] = [:]
             for target in order {
-                for address in states[target]?.addresses ?? [] where plan.position[address] == nil {
-                    plan.position[address] = plan.addresses.count
-                    plan.addresses.append(address)
+                var slots: [Int] = []
+                for address in states[target]?.addresses ?? [] {
+                    let slot: Int
+                    if let known = position[address] {
+                        slot = known
+                    } else {
+                        slot = plan.addresses.count
+                        position[address] = slot
+                        plan.addresses.append(address)
+                        plan.targetsOfSlot.append([])
+                    }
+                    if !slots.contains(slot) {
+                        slots.append(slot)
+                        plan.targetsOfSlot[slot].append(plan.slotsOfTarget.count)
+                    }
                 }
+                plan.slotsOfTarget.append(slots)
             }
             self.plan = plan
         }
-        let addresses = plan!.addresses
-        let position = plan!.position
-        var first: [ReachabilityTarget] = []
-        var rest: [ReachabilityTarget] = []
-        for target in order {
-            if case .default = target { continue }
+        let plan = self.plan!
+        var first: [Int] = []
+        var rest: [Int] = []
+        var defaultIndex: Int?
+        for (index, target) in order.enumerated() {
+            if case .default = target {
+                defaultIndex = index
+                continue
+            }
             let last = lastSent[target]
             if hint.all || last == nil || last?.interface == nil
                 || hint.changedLinkNames.contains(last?.interface ?? "") {
-                first.append(target)
+                first.append(index)
             } else {
-                rest.append(target)
+                rest.append(index)
             }
         }
 
-        var lookups = [RouteLookup?](repeating: nil, count: addresses.count)
+        var lookups = [RouteLookup?](repeating: nil, count: plan.addresses.count)
+        /// Per target: slots of the current chunk still unanswered.
+        var remaining = [Int](repeating: 0, count: order.count)
+        var requested = [Bool](repeating: false, count: plan.addresses.count)
+        var slots: [Int] = []
+        slots.reserveCapacity(64)
         var changed: [ReachabilityEvaluation] = []
         var flushAt = 1
         func publish(_ evaluation: ReachabilityEvaluation) {
@@ -453,8 +499,8 @@ final class ReachabilityWatcher: @unchecked Sendable {
             lastSent[evaluation.target] = evaluation
             changed.append(evaluation)
             if changed.count >= flushAt {
-                output.yield(.evaluations(changed))
-                changed = []
+                hub.publish(changed)
+                changed.removeAll(keepingCapacity: true)
                 if flushAt == 1 {
                     // The first evaluation is out: on a busy host let its consumer (just woken) run before
                     // this thread computes the rest.
@@ -463,26 +509,32 @@ final class ReachabilityWatcher: @unchecked Sendable {
                 flushAt *= 2
             }
         }
-        func evaluate(_ target: ReachabilityTarget) -> ReachabilityEvaluation? {
+        /// The evaluation of `order[index]`, or nil when it has not changed (or cannot be made yet).
+        func evaluate(_ index: Int) -> ReachabilityEvaluation? {
+            let target = order[index]
             let intervention = states[target]?.interventionRequired ?? false
             switch target {
             case .default:
                 return ReachabilityEvaluator.evaluateDefault(
-                    mirror: mirror, interventionRequired: intervention, time: now)
+                    mirror: mirror, interventionRequired: intervention, time: now, cache: &cache)
             case .address:
-                guard let address = states[target]?.addresses.first, let slot = position[address],
-                      let lookup = lookups[slot] else {
-                    return nil
-                }
+                guard let slot = plan.slotsOfTarget[index].first, let lookup = lookups[slot] else { return nil }
+                var link: LinkInfo?
+                if case let .route(route) = lookup { link = mirror.links[route.outputInterface] }
+                let current = EvaluationInputs(
+                    lookup: lookup, link: link, addressGeneration: addressGeneration,
+                    interventionRequired: intervention)
+                if inputs[target] == current, lastSent[target] != nil { return nil }
+                inputs[target] = current
                 return ReachabilityEvaluator.evaluate(
-                    target: target, address: address, lookup: lookup, mirror: mirror,
-                    interventionRequired: intervention, time: now)
+                    target: target, address: plan.addresses[slot], lookup: lookup, mirror: mirror,
+                    interventionRequired: intervention, time: now, cache: &cache)
             case .host:
-                let candidates = (states[target]?.addresses ?? []).compactMap { address -> ReachabilityEvaluation? in
-                    guard let slot = position[address], let lookup = lookups[slot] else { return nil }
+                let candidates = plan.slotsOfTarget[index].compactMap { slot -> ReachabilityEvaluation? in
+                    guard let lookup = lookups[slot] else { return nil }
                     return ReachabilityEvaluator.evaluate(
-                        target: target, address: address, lookup: lookup, mirror: mirror,
-                        interventionRequired: intervention, time: now)
+                        target: target, address: plan.addresses[slot], lookup: lookup, mirror: mirror,
+                        interventionRequired: intervention, time: now, cache: &cache)
                 }
                 // Reachable when any address is; a name that does not resolve is NotReachable.
                 var evaluation = candidates.max { ReachabilityEvaluator.rank($0) < ReachabilityEvaluator.rank($1) }
@@ -498,33 +550,27 @@ final class ReachabilityWatcher: @unchecked Sendable {
         }
         /// Looks up the addresses of `targets` not looked up yet and publishes each target as soon as all
         /// of its addresses are answered.
-        func lookUp(_ targets: ArraySlice<ReachabilityTarget>) throws(ReachabilityError) {
-            var slots: [Int] = []
-            var waiting: [Int: [ReachabilityTarget]] = [:]
-            var remaining: [ReachabilityTarget: Int] = [:]
-            for target in targets {
+        func lookUp(_ targets: ArraySlice<Int>) throws(ReachabilityError) {
+            slots.removeAll(keepingCapacity: true)
+            for index in targets {
                 var count = 0
-                for address in states[target]?.addresses ?? [] {
-                    guard let slot = position[address], lookups[slot] == nil,
-                          waiting[slot]?.last != target else { continue }
-                    if waiting[slot] == nil { slots.append(slot) }
-                    waiting[slot, default: []].append(target)
+                for slot in plan.slotsOfTarget[index] where lookups[slot] == nil {
+                    if !requested[slot] {
+                        requested[slot] = true
+                        slots.append(slot)
+                    }
                     count += 1
                 }
-                if count == 0 {
-                    if let evaluation = evaluate(target) { publish(evaluation) }
-                } else {
-                    remaining[target] = count
-                }
+                remaining[index] = count
+                if count == 0, let evaluation = evaluate(index) { publish(evaluation) }
             }
             guard !slots.isEmpty else { return }
-            try requests.lookupRoutes(slots.map { addresses[$0] }) { index, lookup in
-                let slot = slots[index]
+            try requests.lookupRoutes(slots.map { plan.addresses[$0] }) { position, lookup in
+                let slot = slots[position]
                 lookups[slot] = lookup
-                for target in waiting[slot] ?? [] {
-                    let left = (remaining[target] ?? 1) - 1
-                    remaining[target] = left
-                    if left == 0, let evaluation = evaluate(target) { publish(evaluation) }
+                for index in plan.targetsOfSlot[slot] where remaining[index] > 0 {
+                    remaining[index] -= 1
+                    if remaining[index] == 0, let evaluation = evaluate(index) { publish(evaluation) }
                 }
             }
         }
@@ -534,7 +580,7 @@ final class ReachabilityWatcher: @unchecked Sendable {
         var chunk = 4
         var started = false
         /// Looks up `targets` chunk by chunk; false when new notifications preempted the recompute.
-        func lookUpInChunks(_ targets: [ReachabilityTarget]) throws(ReachabilityError) -> Bool {
+        func lookUpInChunks(_ targets: [Int]) throws(ReachabilityError) -> Bool {
             var start = targets.startIndex
             while start < targets.endIndex {
                 if started, let events, preemptions < Self.maxPreemptions, Self.readable(events.fd) {
@@ -561,11 +607,12 @@ final class ReachabilityWatcher: @unchecked Sendable {
                 if flushed {
                     // The kernel flushes right after sending the notifications we woke on, so the lookups
                     // above may predate it: look every target up again (only changes are published).
-                    lookups = [RouteLookup?](repeating: nil, count: addresses.count)
+                    lookups = [RouteLookup?](repeating: nil, count: plan.addresses.count)
+                    requested = [Bool](repeating: false, count: plan.addresses.count)
                     rest = first + rest
                 }
             }
-            if order.contains(.default), let evaluation = evaluate(.default) { publish(evaluation) }
+            if let defaultIndex, let evaluation = evaluate(defaultIndex) { publish(evaluation) }
             complete = try lookUpInChunks(rest)
         }
         if !complete {
@@ -574,12 +621,12 @@ final class ReachabilityWatcher: @unchecked Sendable {
             preemptions += 1
             recomputeOwed = true
             if hint.redumpIPv4Routes && !redumped { redumpOwed = true }
-            if !changed.isEmpty { output.yield(.evaluations(changed)) }
+            if !changed.isEmpty { hub.publish(changed) }
             return
         }
         preemptions = 0
         recomputeOwed = false
-        if !changed.isEmpty { output.yield(.evaluations(changed)) }
+        if !changed.isEmpty { hub.publish(changed) }
         flushAcks()
     }
 
@@ -598,13 +645,14 @@ final class ReachabilityWatcher: @unchecked Sendable {
     private func publishUnknown() {
         var changed: [ReachabilityEvaluation] = []
         let now = Date()
+        inputs = [:]
         for target in order {
             let unknown = ReachabilityEvaluation.unknown(target, time: now)
             if let last = lastSent[target], last.hasSameState(as: unknown) { continue }
             lastSent[target] = unknown
             changed.append(unknown)
         }
-        if !changed.isEmpty { output.yield(.evaluations(changed)) }
+        if !changed.isEmpty { hub.publish(changed) }
         flushAcks()
     }
 

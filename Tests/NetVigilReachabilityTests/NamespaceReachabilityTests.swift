@@ -185,6 +185,53 @@ final class NamespaceReachabilityTests: XCTestCase {
         XCTAssertEqual(next?.flags, [.connectionRequired, .isDirect], "the next value is the carrier change")
     }
 
+    func testSubscribersGetTheirOwnTargetsStraightFromTheWatcher() async throws {
+        let ns = try makeNamespace()
+        let a = ReachabilityTarget.address("10.77.0.9")
+        let b = ReachabilityTarget.address("10.77.0.10")
+        let monitor = try await ReachabilityMonitor.started(in: ns, targets: [a, b])
+        defer { Task { await monitor.stop() } }
+        var both = await monitor.changes(for: [a, b, a]).makeAsyncIterator()
+        var onlyB = await monitor.changes(for: b).makeAsyncIterator()
+        // A subscriber that goes away: its stream ends while the watcher keeps publishing.
+        let abandoned = await monitor.changes(for: a)
+        let consumer = Task { for await _ in abandoned {} }
+
+        let initial = [await both.next(), await both.next()].compactMap { $0 }
+        XCTAssertEqual(Set(initial.map(\.target)), [a, b], "each target's current value once, duplicates ignored")
+        XCTAssertEqual(initial.map(\.status), [.reachableViaWiFi, .reachableViaWiFi])
+        let firstOfB = await onlyB.next()
+        XCTAssertEqual(firstOfB?.target, b)
+
+        try ns.ip("link", "set", "vb", "down")
+        let lost = [await both.next(), await both.next()].compactMap { $0 }
+        XCTAssertEqual(Set(lost.map(\.target)), [a, b])
+        XCTAssertTrue(lost.allSatisfy { $0.flags == [.connectionRequired, .isDirect] })
+        let lostB = await onlyB.next()
+        XCTAssertEqual(lostB?.target, b)
+        XCTAssertEqual(lostB?.status, .notReachable)
+
+        consumer.cancel()
+        await consumer.value
+        try ns.ip("link", "set", "vb", "up")
+        let back = [await both.next(), await both.next()].compactMap { $0 }
+        XCTAssertEqual(Set(back.map(\.target)), [a, b])
+        XCTAssertTrue(back.allSatisfy { $0.status == .reachableViaWiFi })
+        let backB = await onlyB.next()
+        XCTAssertEqual(backB?.status, .reachableViaWiFi)
+
+        // A removed target: no more values, no current value; the others go on.
+        await monitor.remove([a])
+        let currentA = await monitor.current(a)
+        XCTAssertNil(currentA)
+        try ns.ip("link", "set", "vb", "down")
+        let afterRemoval = await both.next()
+        XCTAssertEqual(afterRemoval?.target, b)
+        XCTAssertEqual(afterRemoval?.status, .notReachable)
+        let currentB = try await evaluationNow(monitor, b)
+        XCTAssertEqual(currentB.flags, [.connectionRequired, .isDirect])
+    }
+
     func testOverrunResyncsMirrorToKernelDump() async throws {
         let ns = try makeNamespace()
         var options = ReachabilityMonitor.Options()
