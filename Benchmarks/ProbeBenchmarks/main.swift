@@ -211,7 +211,7 @@ func rss(prober: HTTPProber, request: ProbeRequest, configuration: ProbeConfigur
     let maxGrowth = Double(argument("--max-growth-mb", default: "2")) ?? 2
     // The reference point of the check: 100 probes (the issue's), or later when concurrent probes are still warming
     // up arenas and buffers then.
-    let baseline = Int(argument("--baseline", default: "100")) ?? 100
+    let baseline = min(total, max(100, Int(argument("--baseline", default: "100")) ?? 100))
     let expectFailure = flag("--expect-failure")
     let checkpoints = Array(Set([100, 1_000, 2_500, 5_000, 7_500, baseline, total].filter { $0 <= total })).sorted()
     var done = 0
