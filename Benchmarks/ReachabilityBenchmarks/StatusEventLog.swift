@@ -8,6 +8,8 @@ final class StatusEventLog: @unchecked Sendable {
     private var expectedStatus: String?
     private var expectedCount = 0
     private var firstArrival: [String: Double] = [:]
+    /// When the round's first event was made (its evaluation time), if known.
+    private var firstMade: Double?
     private var armed = false
     private(set) var total = 0
 
@@ -18,15 +20,18 @@ final class StatusEventLog: @unchecked Sendable {
         expectedStatus = status
         expectedCount = count
         firstArrival = [:]
+        firstMade = nil
         armed = true
         condition.unlock()
     }
 
-    /// One event (called by the reader thread or the in-process consumer).
-    func record(target: String, status: String, at time: Double) {
+    /// One event (called by the reader thread or the in-process consumer); `made`: when the evaluation was
+    /// made (monotonic), if known.
+    func record(target: String, status: String, at time: Double, made: Double? = nil) {
         condition.lock()
         total += 1
         if armed, expectedStatus == nil || expectedStatus == status, firstArrival[target] == nil {
+            if firstArrival.isEmpty { firstMade = made }
             firstArrival[target] = time
             if firstArrival.count >= expectedCount {
                 armed = false
@@ -36,8 +41,9 @@ final class StatusEventLog: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits until every target of the round has arrived (or `timeout`); returns the arrival times.
-    func wait(timeout: Double) -> [Double] {
+    /// Waits until every target of the round has arrived (or `timeout`); returns the arrival times and
+    /// when the first event was made.
+    func wait(timeout: Double) -> (arrivals: [Double], firstMade: Double?) {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer {
@@ -47,7 +53,7 @@ final class StatusEventLog: @unchecked Sendable {
         while firstArrival.count < expectedCount {
             if !condition.wait(until: deadline) { break }
         }
-        return Array(firstArrival.values)
+        return (Array(firstArrival.values), firstMade)
     }
 
     var count: Int {

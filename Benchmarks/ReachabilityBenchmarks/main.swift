@@ -54,8 +54,9 @@ var targetCount = 100
 var idleSeconds = 60
 var netvigilPath: String?
 var inProcess = false
+var ipMonitorFirst = false
 var toggledLink = "va"
-let usage = "[--in-process] [--toggle va|vb] [--toggles N] [--targets N] [--idle-seconds S] [--netvigil PATH]"
+let usage = "[--in-process] [--ip-monitor-first] [--toggle va|vb] [--toggles N] [--targets N] [--idle-seconds S] [--netvigil PATH]"
 var argIterator = CommandLine.arguments.dropFirst().makeIterator()
 while let arg = argIterator.next() {
     switch arg {
@@ -64,6 +65,7 @@ while let arg = argIterator.next() {
     case "--idle-seconds": idleSeconds = Int(argIterator.next() ?? "") ?? idleSeconds
     case "--netvigil": netvigilPath = argIterator.next()
     case "--in-process": inProcess = true
+    case "--ip-monitor-first": ipMonitorFirst = true
     case "--toggle":
         toggledLink = argIterator.next() ?? ""
         guard toggledLink == "va" || toggledLink == "vb" else { fail("--toggle takes va or vb; usage: \(usage)") }
@@ -132,8 +134,20 @@ func spawnReader(_ args: [String], line: @escaping @Sendable (String, Double) ->
 var targets: [String] = toggledLink == "vb" ? ["default"] : []
 for i in 0..<(targetCount - targets.count) { targets.append("10.77.0.\(10 + i)") }
 let statusLog = StatusEventLog()
+/// Wall clock minus monotonic clock: maps an evaluation's `time` (taken when the watcher starts a
+/// recompute) onto the monotonic clock, to split the in-process latency in two.
+let wallClockOffset = Date().timeIntervalSince1970 - monotonicNow()
 let linkLog = LinkMonitorLog()
 statusLog.arm(status: nil, count: targetCount)
+// The kernel delivers a multicast notification to the most recently subscribed socket first (and wakes
+// its reader first), so the subscription order favours one tool: `--ip-monitor-first` subscribes
+// `ip monitor` before netvigil, the default after.
+nonisolated(unsafe) var ipMonitor: Process?
+func startIPMonitor() {
+    ipMonitor = spawnReader(["ip", "-n", ns, "monitor", "link"]) { line, time in linkLog.record(line: line, at: time) }
+    Thread.sleep(forTimeInterval: 0.5)  // let `ip monitor` subscribe
+}
+if ipMonitorFirst { startIPMonitor() }
 var watcher: Process?
 nonisolated(unsafe) var monitor: ReachabilityMonitor?
 if inProcess {
@@ -144,7 +158,9 @@ if inProcess {
     Task.detached {
         do { try await m.start() } catch { fail("monitor start: \(error)") }
         for await evaluation in await m.changes(for: parsed) {
-            statusLog.record(target: evaluation.target.description, status: evaluation.status.name, at: monotonicNow())
+            statusLog.record(
+                target: evaluation.target.description, status: evaluation.status.name, at: monotonicNow(),
+                made: evaluation.time.timeIntervalSince1970 - wallClockOffset)
         }
     }
 } else {
@@ -155,10 +171,9 @@ if inProcess {
         statusLog.record(target: target, status: status, at: time)
     }
 }
-let ipMonitor = spawnReader(["ip", "-n", ns, "monitor", "link"]) { line, time in linkLog.record(line: line, at: time) }
-let initial = statusLog.wait(timeout: 10)
+let initial = statusLog.wait(timeout: 10).arrivals
 guard initial.count >= targetCount else { fail("netvigil reported \(initial.count) of \(targetCount) initial targets") }
-Thread.sleep(forTimeInterval: 0.5)  // let `ip monitor` subscribe
+if !ipMonitorFirst { startIPMonitor() }
 
 // MARK: toggles
 let toggler = LinkToggler()
@@ -171,6 +186,10 @@ struct Sample {
     var ipLink: Double
     var ipLinkInState: Double
     var ipAnyLink: Double
+    /// In-process: from the request to the start of the recompute that made the first event (the watcher
+    /// woke and drained), and from there to the consumer.
+    var recomputeStart: Double?
+    var handOff: Double?
 }
 var samples: [Sample] = []
 var missed = 0
@@ -180,13 +199,14 @@ for i in 0..<toggles {
     // va's operstate: DOWN when va itself goes down, LOWERLAYERDOWN when its peer vb does.
     linkLog.arm(link: "va", stateText: up ? "state UP" : toggledLink == "va" ? "state DOWN" : "state LOWERLAYERDOWN")
     let t0 = toggler.toggle(up: up)
-    let arrivals = statusLog.wait(timeout: 2)
+    let (arrivals, made) = statusLog.wait(timeout: 2)
     let round = linkLog.wait(timeout: 2)
     if arrivals.count >= targetCount, let first = arrivals.min(), let last = arrivals.max(),
        let ipLink = round.link, let ipState = round.linkInState, let ipAny = round.anyLink {
         samples.append(Sample(
             up: up, netvigilFirst: (first - t0) * 1000, netvigilAll: (last - t0) * 1000,
-            ipLink: (ipLink - t0) * 1000, ipLinkInState: (ipState - t0) * 1000, ipAnyLink: (ipAny - t0) * 1000))
+            ipLink: (ipLink - t0) * 1000, ipLinkInState: (ipState - t0) * 1000, ipAnyLink: (ipAny - t0) * 1000,
+            recomputeStart: made.map { ($0 - t0) * 1000 }, handOff: made.map { (first - $0) * 1000 }))
     } else {
         missed += 1
     }
@@ -214,7 +234,8 @@ let ratioState = percentile(column(\.netvigilFirst), 50) / percentile(column(\.i
 let what = toggledLink == "va" ? "va admin up/down" : "vb admin up/down (va's carrier)"
 var report = """
     reachability event latency: \(toggles) toggles of \(what), \(targetCount) targets, \(missed) missed, \
-    netvigil \(inProcess ? "in-process ReachabilityMonitor" : "CLI --watch --json"); \
+    netvigil \(inProcess ? "in-process ReachabilityMonitor" : "CLI --watch --json"), \
+    subscribed \(ipMonitorFirst ? "after" : "before") ip monitor; \
     load average \(loadBefore) before, \(loadAfterToggles) after the toggles
     from just before the RTM_NEWLINK request        median ms    p99 ms    max ms  samples
     netvigil, first status event                   \(summary(column(\.netvigilFirst)))
@@ -231,6 +252,13 @@ for (name, up) in [("down", false), ("up", true)] {
 
         """
 }
+if inProcess {
+    report += """
+        first event split: request to recompute start \(summary(allSamples.compactMap(\.recomputeStart))), \
+        recompute start to consumer \(summary(allSamples.compactMap(\.handOff)))
+
+        """
+}
 report += """
     netvigil first-event median / ip monitor va-line median: \(String(format: "%.2f", ratio))x \
     (/ va line with new state: \(String(format: "%.2f", ratioState))x)
@@ -238,6 +266,5 @@ report += """
     in \(idleSeconds) s, \(idleEvents) events; load average \(loadAverage()) at the end
     """
 print(report)
-_ = ipMonitor
 cleanup()
 exit(missed == 0 ? 0 : 2)

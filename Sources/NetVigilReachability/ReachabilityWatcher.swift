@@ -435,10 +435,13 @@ final class ReachabilityWatcher: @unchecked Sendable {
     /// 2. the IPv4 routes are re-dumped if the kernel may have flushed some silently, then `default` is
     ///    evaluated from the mirror;
     /// 3. the remaining targets are looked up.
-    /// Lookups go out in growing chunks (4, 8, ... 64 requests) and evaluations are published in growing
-    /// batches (1, 2, 4, ...) as the kernel's answers are read. Before each chunk but the first, if `events`
-    /// has new notifications, the recompute stops (at most `maxPreemptions` times in a row): the caller
-    /// drains them and recomputes every target again (with any owed re-dump), so no target is skipped.
+    /// The first affected target is looked up alone, before the others are sorted; then lookups go out in
+    /// growing chunks (2, 4, ... 64 requests) and evaluations are published in growing batches (1, 2, 4, ...)
+    /// as the kernel's answers are read, straight into the hub (no actor hop). Address targets whose route,
+    /// output link and the mirror's addresses are as at their last evaluation are not evaluated again.
+    /// Before each chunk but the first, if `events` has new notifications, the recompute stops (at most
+    /// `maxPreemptions` times in a row): the caller drains them and recomputes every target again (with any
+    /// owed re-dump), so no target is skipped.
     private func recompute(
         _ requests: NetlinkSocket, hint: RecomputeHint, events: NetlinkSocket?
     ) throws(ReachabilityError) {
@@ -469,21 +472,15 @@ final class ReachabilityWatcher: @unchecked Sendable {
             self.plan = plan
         }
         let plan = self.plan!
-        var first: [Int] = []
-        var rest: [Int] = []
-        var defaultIndex: Int?
-        for (index, target) in order.enumerated() {
-            if case .default = target {
-                defaultIndex = index
-                continue
-            }
-            let last = lastSent[target]
-            if hint.all || last == nil || last?.interface == nil
-                || hint.changedLinkNames.contains(last?.interface ?? "") {
-                first.append(index)
-            } else {
-                rest.append(index)
-            }
+        func isAffected(_ target: ReachabilityTarget) -> Bool {
+            guard !hint.all, let interface = lastSent[target]?.interface else { return true }
+            return hint.changedLinkNames.contains(interface)
+        }
+        // The first affected target is looked up and published before the others are sorted: after a
+        // change, the time to the first event counts most.
+        let seed = order.firstIndex { target in
+            if case .default = target { return false }
+            return isAffected(target)
         }
 
         var lookups = [RouteLookup?](repeating: nil, count: plan.addresses.count)
@@ -577,8 +574,25 @@ final class ReachabilityWatcher: @unchecked Sendable {
 
         // Growing chunks: the kernel answers a whole batch inside one send, so a small first batch gets
         // the first answers out sooner; later batches amortize the system calls.
-        var chunk = 4
+        var chunk = 1
         var started = false
+        if let seed {
+            try lookUp([seed])
+            started = true
+            chunk = 2
+        }
+        var first: [Int] = []
+        var rest: [Int] = []
+        var defaultIndex: Int?
+        for (index, target) in order.enumerated() where index != seed {
+            if case .default = target {
+                defaultIndex = index
+            } else if isAffected(target) {
+                first.append(index)
+            } else {
+                rest.append(index)
+            }
+        }
         /// Looks up `targets` chunk by chunk; false when new notifications preempted the recompute.
         func lookUpInChunks(_ targets: [Int]) throws(ReachabilityError) -> Bool {
             var start = targets.startIndex
@@ -609,7 +623,7 @@ final class ReachabilityWatcher: @unchecked Sendable {
                     // above may predate it: look every target up again (only changes are published).
                     lookups = [RouteLookup?](repeating: nil, count: plan.addresses.count)
                     requested = [Bool](repeating: false, count: plan.addresses.count)
-                    rest = first + rest
+                    rest = (seed.map { [$0] } ?? []) + first + rest
                 }
             }
             if let defaultIndex, let evaluation = evaluate(defaultIndex) { publish(evaluation) }
