@@ -215,7 +215,9 @@ final class DaemonEndToEndTests: XCTestCase {
         let log = try String(contentsOfFile: directory.path("daemon.log"), encoding: .utf8)
         XCTAssertTrue(log.contains("configuration reload refused"), log.suffix(2_000).description)
         let second = "  - { name: second, url: \"https://127.0.0.1:\(tlsPort)/health\", interval: 1s, tls: { ca: [\(directory.path("ca.pem"))] } }"
-        try configText(extraTarget: second).write(toFile: config, atomically: true, encoding: .utf8)
+        // The reload also adds a reachability target: its evaluation is recorded without a restart.
+        try (configText(extraTarget: second) + "\nreachability: { targets: [127.0.0.2] }\n")
+            .write(toFile: config, atomically: true, encoding: .utf8)
         kill(daemon.processIdentifier, SIGHUP)
         try waitUntil("the reloaded target to be probed", timeout: 10) { self.target("second", feed: feedPort)?["status"] as? String == "up" }
 
@@ -227,6 +229,10 @@ final class DaemonEndToEndTests: XCTestCase {
                                            currentDirectory: directory.url)
         XCTAssertEqual(export.status, 0, export.stderr)
         try SchemaValidator.assertValid(directory.path("export.json"), ndjson: false)
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.url.appendingPathComponent("export.json")))
+        let changes = (document as? [String: Any])?["reachability"] as? [[String: Any]] ?? []
+        XCTAssertTrue(changes.contains { $0["target"] as? String == "127.0.0.2" },
+                      "a reachability target added by SIGHUP is recorded: \(changes.compactMap { $0["target"] })")
     }
 
     // MARK: Captive portal

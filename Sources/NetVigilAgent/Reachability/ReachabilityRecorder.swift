@@ -3,7 +3,8 @@ import NetVigilReachability
 import NetVigilStore
 import ServiceLifecycle
 
-/// Runs the reachability monitor inside the daemon and records every change in `reachability_events`.
+/// Runs the reachability monitor inside the daemon and records every change in `reachability_events`: of the
+/// targets the monitor has at start, and of targets added later with `watch(_:)` (a reload).
 ///
 /// When netlink cannot be opened the targets stay `Unknown` and the recorder retries, instead of
 /// taking the daemon down.
@@ -14,6 +15,8 @@ public struct ReachabilityRecorder: Service {
     private let retryInterval: Duration
     private let metrics: AgentMetrics?
     private let events: EventHub?
+    private let additions: AsyncStream<[ReachabilityTarget]>
+    private let addition: AsyncStream<[ReachabilityTarget]>.Continuation
 
     /// - Parameter metrics: updated with every change (reachability series and the netlink resync total).
     public init(monitor: ReachabilityMonitor, writer: StoreWriter, logger: Logger, retryInterval: Duration = .seconds(5),
@@ -24,6 +27,16 @@ public struct ReachabilityRecorder: Service {
         self.retryInterval = retryInterval
         self.metrics = metrics
         self.events = events
+        (additions, addition) = AsyncStream.makeStream(of: [ReachabilityTarget].self)
+    }
+
+    /// Adds `targets` to the monitor (evaluated before this returns) and records their changes from now on;
+    /// targets already watched are left as they are.
+    public func watch(_ targets: [ReachabilityTarget]) async {
+        let known = Set(await monitor.targets)
+        let new = Array(Set(targets).subtracting(known))
+        await monitor.add(targets)
+        if !new.isEmpty { addition.yield(new) }
     }
 
     public func run() async throws {
@@ -52,7 +65,24 @@ public struct ReachabilityRecorder: Service {
         guard await monitor.isRunning else { return }
         let targets = await monitor.targets
         logger.info("reachability watcher started", metadata: ["targets": "\(targets.map(\.description))"])
-        for await evaluation in await monitor.changes(for: targets) {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await self.record(changes: await self.monitor.changes(for: targets))
+                self.addition.finish()  // the monitor stopped: every stream has ended
+            }
+            var subscribed = Set(targets)
+            for await added in additions {
+                let new = added.filter { subscribed.insert($0).inserted }
+                guard !new.isEmpty else { continue }
+                logger.info("reachability targets added", metadata: ["targets": "\(new.map(\.description))"])
+                group.addTask { await self.record(changes: await self.monitor.changes(for: new)) }
+            }
+        }
+        logger.debug("reachability recorder stopped")
+    }
+
+    private func record(changes: AsyncStream<ReachabilityEvaluation>) async {
+        for await evaluation in changes {
             logger.notice("reachability changed", metadata: [
                 "target": "\(evaluation.target)", "status": "\(evaluation.status.name)",
                 "flags": "\(evaluation.flags.names.joined(separator: ","))", "interface": "\(evaluation.interface ?? "-")",
@@ -65,6 +95,5 @@ public struct ReachabilityRecorder: Service {
                 metrics.netlinkResyncs(total: await monitor.resyncCount)
             }
         }
-        logger.debug("reachability recorder stopped")
     }
 }

@@ -71,7 +71,7 @@ struct RunCommand: AsyncParsableCommand {
                 LogBootstrap.level = reloaded.log.level
                 alerts.update(rules: reloaded.alerts.rules)
                 dispatcher.update(configuration: reloaded.alerts)
-                await monitor.add(reloaded.reachability.targets)
+                await reachability.watch(reloaded.reachability.targets + reloaded.targets.targets.compactMap(\.reachabilityTarget))
                 await portal.update(settings: reloaded.reachability.captivePortal)
                 let change = await scheduler.update(targets: reloaded.targets.targets)
                 var unchangeable: [String] = []
