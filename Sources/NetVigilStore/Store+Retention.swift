@@ -32,16 +32,56 @@ extension Store {
         summary.alerts = try await deleteInBatches(batchSize, sql: """
             DELETE FROM alerts WHERE id IN (SELECT id FROM alerts WHERE time_ms < \(cut) AND state != 'pending' ORDER BY time_ms LIMIT ?)
             """)
-        summary.chains = try await deleteInBatches(batchSize, clearsIDCache: true, sql: """
-            DELETE FROM certificate_chains WHERE id IN (SELECT c.id FROM certificate_chains c
-                WHERE NOT EXISTS (SELECT 1 FROM probe_results p WHERE p.served_chain_id = c.id)
-                  AND NOT EXISTS (SELECT 1 FROM probe_results p WHERE p.validated_chain_id = c.id) LIMIT ?)
-            """)
+        summary.chains = try await deleteUnusedChains(before: cut, batchSize: batchSize)
         summary.certificates = try await deleteInBatches(batchSize, clearsIDCache: true, sql: """
             DELETE FROM certificates WHERE id IN (SELECT c.id FROM certificates c
                 WHERE NOT EXISTS (SELECT 1 FROM chain_certificates l WHERE l.certificate_id = c.id) LIMIT ?)
             """)
         return summary
+    }
+
+    /// Deletes certificate chains no result points at any more (with their certificate links), in batches.
+    ///
+    /// Every result pointing at a chain is at or before the chain's `last_used_ms` (the writer keeps it so), so only
+    /// chains last used before the cutoff can be unreferenced, and proving it is a range scan of the time index.
+    /// SQLite's own foreign-key check of a chain delete would scan all results (their chain columns have no index
+    /// since schema v2), so it is switched off for these transactions only, after the query has done the check.
+    private func deleteUnusedChains(before cut: Int64, batchSize: Int) async throws -> Int {
+        var total = 0
+        while true {
+            let deleted: Int
+            do {
+                deleted = try await pool.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                    defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+                    var count = 0
+                    try db.inTransaction {
+                        let ids = try Int64.fetchAll(db, sql: """
+                            SELECT c.id FROM certificate_chains c
+                            WHERE c.last_used_ms < ?
+                              AND NOT EXISTS (SELECT 1 FROM probe_results p WHERE p.time_ms <= c.last_used_ms AND p.served_chain_id = c.id)
+                              AND NOT EXISTS (SELECT 1 FROM probe_results p WHERE p.time_ms <= c.last_used_ms AND p.validated_chain_id = c.id)
+                            LIMIT ?
+                            """, arguments: [cut, batchSize])
+                        if !ids.isEmpty {
+                            let list = ids.map(String.init).joined(separator: ",")
+                            try db.execute(sql: "DELETE FROM chain_certificates WHERE chain_id IN (\(list))")
+                            try db.execute(sql: "DELETE FROM certificate_chains WHERE id IN (\(list))")
+                            // Inside the transaction: the next writer cannot see a stale id.
+                            self.knownIDs.withLock { $0 = Store.KnownIDs() }
+                        }
+                        count = ids.count
+                        return .commit
+                    }
+                    return count
+                }
+            } catch {
+                throw Store.classify(error, path: path)
+            }
+            total += deleted
+            if deleted < batchSize { return total }
+            await Task.yield()
+        }
     }
 
     private func deleteInBatches(_ batchSize: Int, clearsIDCache: Bool = false, sql: String) async throws -> Int {

@@ -2,6 +2,10 @@ import GRDB
 import Synchronization
 
 extension Store {
+    /// Probe results per multi-row INSERT: SQLite runs one statement program (cursors, constraint setup) for all of
+    /// them (measured ~15 % faster ingest than one row per statement).
+    static let probesPerStatement = 32
+
     /// Writes a batch in one transaction: all rows commit together or none do.
     public func write(_ batch: WriteBatch) async throws {
         guard !batch.isEmpty else { return }
@@ -21,10 +25,15 @@ extension Store {
 }
 
 /// Inserts one batch inside a write transaction. Ids it learns reach the shared cache only after commit.
+///
+/// Rows are bound with the SQLite C API on cached statements (`RawStatement`); chains and certificates are
+/// looked up in the in-memory id cache first, so a repeated chain costs no query.
 private struct BatchInserter {
     let db: Database
     let known: Store.KnownIDs
     var learned = Store.KnownIDs()
+    /// Chains the batch's results point at, with the newest such result's time (`certificate_chains.last_used_ms`).
+    private var usedChains: [Int64: Int64] = [:]
 
     init(db: Database, known: Store.KnownIDs) {
         self.db = db
@@ -37,47 +46,116 @@ private struct BatchInserter {
         if !batch.alerts.isEmpty { try insertAlerts(batch.alerts) }
     }
 
-    private mutating func insertProbes(_ probes: [ProbeRecord]) throws {
-        let statement = try db.cachedStatement(sql: """
+    private static let probeColumns = 27
+
+    private static func probeInsertSQL(rows: Int) -> String {
+        let tuple = "(" + Array(repeating: "?", count: probeColumns).joined(separator: ", ") + ")"
+        return """
             INSERT INTO probe_results (time_ms, target, url, outcome, error_kind, error_message, http_status,
                 http_version, content_type, content_length, resolve_ms, connect_ms, tls_ms, processing_ms,
                 transfer_ms, total_ms, tls_version, tls_cipher, alpn, trust_verdict, pin_verdict,
                 reachability_status, resolved_address, redirect_count, served_chain_id, validated_chain_id, details)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        for probe in probes {
-            let served = try chainID(probe.servedChain)
-            let validated = try chainID(probe.validatedChain)
-            let timings = probe.timings
-            let values: [(any DatabaseValueConvertible)?] = [
-                probe.time.milliseconds, probe.target, probe.url, probe.outcome.rawValue, probe.errorKind,
-                probe.errorMessage, probe.httpStatus, probe.httpVersion, probe.contentType, probe.contentLength,
-                timings.resolve, timings.connect, timings.tls, timings.processing, timings.transfer, timings.total,
-                probe.tlsVersion, probe.tlsCipher, probe.alpn, probe.trustVerdict, probe.pinVerdict,
-                probe.reachabilityStatus, probe.resolvedAddress, probe.redirectCount, served, validated, probe.detailsJSON,
-            ]
-            statement.setUncheckedArguments(StatementArguments(values))
-            try statement.execute()
+            VALUES \(Array(repeating: tuple, count: rows).joined(separator: ", "))
+            """
+    }
+
+    private mutating func insertProbes(_ probes: [ProbeRecord]) throws {
+        let many = Store.probesPerStatement
+        let full = RawStatement(try db.cachedStatement(sql: Self.probeInsertSQL(rows: many)))
+        let single = RawStatement(try db.cachedStatement(sql: Self.probeInsertSQL(rows: 1)))
+        full.reset()
+        single.reset()
+        var index = probes.startIndex
+        while index < probes.endIndex {
+            let statement = probes.endIndex - index >= many ? full : single
+            let rows = statement.handle == full.handle ? many : 1
+            for row in 0..<rows {
+                try bind(probes[index + row], to: statement, offset: CInt(row * Self.probeColumns))
+            }
+            try statement.execute(db)
+            index += rows
         }
+        try markChainsUsed()
+    }
+
+    private mutating func bind(_ probe: ProbeRecord, to insert: RawStatement, offset: CInt) throws {
+        let served = try chainID(probe.servedChain)
+        // Served and validated chains are usually the same list: one lookup.
+        let validated = probe.validatedChain.isEmpty ? nil
+            : ChainKey(probe.validatedChain) == ChainKey(probe.servedChain) ? served : try chainID(probe.validatedChain)
+        let time = probe.time.milliseconds
+        if let served { markUsed(served, at: time) }
+        if let validated, validated != served { markUsed(validated, at: time) }
+        let timings = probe.timings
+        insert.bind(time, at: offset + 1)
+        insert.bind(probe.target, at: offset + 2)
+        insert.bind(probe.url, at: offset + 3)
+        insert.bind(probe.outcome.rawValue, at: offset + 4)
+        insert.bind(probe.errorKind, at: offset + 5)
+        insert.bind(probe.errorMessage, at: offset + 6)
+        insert.bind(probe.httpStatus, at: offset + 7)
+        insert.bind(probe.httpVersion, at: offset + 8)
+        insert.bind(probe.contentType, at: offset + 9)
+        insert.bind(probe.contentLength, at: offset + 10)
+        insert.bind(timings.resolve, at: offset + 11)
+        insert.bind(timings.connect, at: offset + 12)
+        insert.bind(timings.tls, at: offset + 13)
+        insert.bind(timings.processing, at: offset + 14)
+        insert.bind(timings.transfer, at: offset + 15)
+        insert.bind(timings.total, at: offset + 16)
+        insert.bind(probe.tlsVersion, at: offset + 17)
+        insert.bind(probe.tlsCipher, at: offset + 18)
+        insert.bind(probe.alpn, at: offset + 19)
+        insert.bind(probe.trustVerdict, at: offset + 20)
+        insert.bind(probe.pinVerdict, at: offset + 21)
+        insert.bind(probe.reachabilityStatus, at: offset + 22)
+        insert.bind(probe.resolvedAddress, at: offset + 23)
+        insert.bind(Int64(probe.redirectCount), at: offset + 24)
+        insert.bind(served, at: offset + 25)
+        insert.bind(validated, at: offset + 26)
+        insert.bind(probe.detailsJSON, at: offset + 27)
+    }
+
+    /// Keeps `certificate_chains.last_used_ms` at or after the time of every result pointing at the chain, which
+    /// lets retention find unreferenced chains without an index on the results' chain columns.
+    private mutating func markChainsUsed() throws {
+        guard !usedChains.isEmpty else { return }
+        let update = RawStatement(try db.cachedStatement(sql: """
+            UPDATE certificate_chains SET last_used_ms = ? WHERE id = ? AND last_used_ms < ?
+            """))
+        for (id, time) in usedChains.sorted(by: { $0.key < $1.key }) {
+            update.bind(time, at: 1)
+            update.bind(id, at: 2)
+            update.bind(time, at: 3)
+            try update.execute(db)
+        }
+        usedChains.removeAll()
+    }
+
+    private mutating func markUsed(_ chain: Int64, at time: Int64) {
+        if let newest = usedChains[chain], newest >= time { return }
+        usedChains[chain] = time
     }
 
     /// The id of a stored chain (nil for an empty one), inserting chain and certificates when new.
     private mutating func chainID(_ certificates: [CertificateRecord]) throws -> Int64? {
         guard !certificates.isEmpty else { return nil }
-        let fingerprint = certificates.map(\.sha256).joined(separator: ":")
-        if let id = learned.chains[fingerprint] ?? known.chains[fingerprint] { return id }
+        let key = ChainKey(certificates)
+        if let id = learned.chains[key] ?? known.chains[key] { return id }
+        let fingerprint = key.fingerprint
         let select = try db.cachedStatement(sql: "SELECT id FROM certificate_chains WHERE fingerprint = ?")
-        if let id = try Int64.fetchOne(select, arguments: [fingerprint]) {
-            learned.chains[fingerprint] = id
-            return id
+        let id: Int64
+        if let stored = try Int64.fetchOne(select, arguments: [fingerprint]) {
+            id = stored
+        } else {
+            try db.cachedStatement(sql: "INSERT INTO certificate_chains (fingerprint) VALUES (?)").execute(arguments: [fingerprint])
+            id = db.lastInsertedRowID
+            let link = try db.cachedStatement(sql: "INSERT INTO chain_certificates (chain_id, position, certificate_id) VALUES (?, ?, ?)")
+            for (position, certificate) in certificates.enumerated() {
+                try link.execute(arguments: [id, position, try certificateID(certificate)])
+            }
         }
-        try db.cachedStatement(sql: "INSERT INTO certificate_chains (fingerprint) VALUES (?)").execute(arguments: [fingerprint])
-        let id = db.lastInsertedRowID
-        let link = try db.cachedStatement(sql: "INSERT INTO chain_certificates (chain_id, position, certificate_id) VALUES (?, ?, ?)")
-        for (position, certificate) in certificates.enumerated() {
-            try link.execute(arguments: [id, position, try certificateID(certificate)])
-        }
-        learned.chains[fingerprint] = id
+        learned.chains[key] = id
         return id
     }
 
@@ -101,38 +179,50 @@ private struct BatchInserter {
     }
 
     private func insertReachabilityEvents(_ events: [ReachabilityEventRecord]) throws {
-        let statement = try db.cachedStatement(sql: """
+        let insert = RawStatement(try db.cachedStatement(sql: """
             INSERT INTO reachability_events (time_ms, target, status, status_code, flags, flag_names,
                 interface, interface_kind, gateway, source, family)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+            """))
+        insert.reset()
         for event in events {
-            let values: [(any DatabaseValueConvertible)?] = [
-                event.time.milliseconds, event.target, event.status, event.statusCode, event.flags,
-                event.flagNames.joined(separator: ","), event.interface, event.interfaceKind, event.gateway,
-                event.source, event.family,
-            ]
-            statement.setUncheckedArguments(StatementArguments(values))
-            try statement.execute()
+            insert.bind(event.time.milliseconds, at: 1)
+            insert.bind(event.target, at: 2)
+            insert.bind(event.status, at: 3)
+            insert.bind(Int64(event.statusCode), at: 4)
+            insert.bind(event.flags, at: 5)
+            insert.bind(event.flagNames.joined(separator: ","), at: 6)
+            insert.bind(event.interface, at: 7)
+            insert.bind(event.interfaceKind, at: 8)
+            insert.bind(event.gateway, at: 9)
+            insert.bind(event.source, at: 10)
+            insert.bind(event.family, at: 11)
+            try insert.execute(db)
         }
     }
 
     private func insertAlerts(_ alerts: [AlertRecord]) throws {
         // An identical idempotency key means the alert is already in the outbox: keep the first.
-        let statement = try db.cachedStatement(sql: """
+        let insert = RawStatement(try db.cachedStatement(sql: """
             INSERT INTO alerts (time_ms, kind, target, sink, payload, state, attempts, next_attempt_ms,
                 idempotency_key, last_error, delivered_ms)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(idempotency_key) DO NOTHING
-            """)
+            """))
+        insert.reset()
         for alert in alerts {
-            let values: [(any DatabaseValueConvertible)?] = [
-                alert.time.milliseconds, alert.kind, alert.target, alert.sink, alert.payloadJSON,
-                alert.state.rawValue, alert.attempts, alert.nextAttemptAt.milliseconds, alert.idempotencyKey,
-                alert.lastError, alert.deliveredAt?.milliseconds,
-            ]
-            statement.setUncheckedArguments(StatementArguments(values))
-            try statement.execute()
+            insert.bind(alert.time.milliseconds, at: 1)
+            insert.bind(alert.kind, at: 2)
+            insert.bind(alert.target, at: 3)
+            insert.bind(alert.sink, at: 4)
+            insert.bind(alert.payloadJSON, at: 5)
+            insert.bind(alert.state.rawValue, at: 6)
+            insert.bind(Int64(alert.attempts), at: 7)
+            insert.bind(alert.nextAttemptAt.milliseconds, at: 8)
+            insert.bind(alert.idempotencyKey, at: 9)
+            insert.bind(alert.lastError, at: 10)
+            insert.bind(alert.deliveredAt?.milliseconds, at: 11)
+            try insert.execute(db)
         }
     }
 }

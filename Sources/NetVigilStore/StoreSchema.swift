@@ -103,6 +103,18 @@ enum StoreSchema {
                 CREATE INDEX alerts_due ON alerts(state, next_attempt_ms);
                 """)
         }
+        // v2: results no longer index their chain columns (only retention needed them, and the two indexes cost
+        // every insert); instead a chain records the newest result that points at it, kept by the writer.
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                ALTER TABLE certificate_chains ADD COLUMN last_used_ms INTEGER NOT NULL DEFAULT 0;
+                UPDATE certificate_chains SET last_used_ms = MAX(
+                    COALESCE((SELECT MAX(p.time_ms) FROM probe_results p WHERE p.served_chain_id = certificate_chains.id), 0),
+                    COALESCE((SELECT MAX(p.time_ms) FROM probe_results p WHERE p.validated_chain_id = certificate_chains.id), 0));
+                DROP INDEX probe_results_served_chain;
+                DROP INDEX probe_results_validated_chain;
+                """)
+        }
         return migrator
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import XCTest
 @testable import NetVigilStore
 
@@ -92,7 +93,7 @@ final class HistoryExporterTests: XCTestCase {
     func testFlushesInChunksWithConstantBuffer() async throws {
         let directory = try TemporaryDirectory()
         let store = try Store.open(path: directory.path("n.sqlite"))
-        try await store.write(WriteBatch(probes: (0..<3_000).map { Fixtures.probe($0) }))
+        try await store.write(WriteBatch(probes: (0..<6_000).map { Fixtures.probe($0) }))
         final class CountingOutput: ExportOutput {
             var writes = 0
             var largest = 0
@@ -105,7 +106,53 @@ final class HistoryExporterTests: XCTestCase {
         var progressCalls = 0
         _ = try HistoryExporter(store: store, version: "x").export(ExportQuery(), format: .ndjson, to: output) { _ in progressCalls += 1 }
         XCTAssertGreaterThan(output.writes, 10)
-        XCTAssertLessThan(output.largest, 80 * 1024, "the writer flushes at 64 KiB")
+        XCTAssertLessThan(output.largest, 256 * 1024 + 16 * 1024, "the writer flushes at 256 KiB")
+    }
+
+    func testStringsAreEscapedAndInvalidUTF8IsReplaced() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        var probe = Fixtures.probe(0, ok: false)
+        probe.target = "quote\" back\\ nl\n cr\r tab\t ctl\u{01}\u{1F} del\u{7F} é 日本 🚀 </script>"
+        probe.errorMessage = ""
+        try await store.write(WriteBatch(probes: [probe]))
+        // Bytes that are not UTF-8 (written by something else): exported as U+FFFD, like a String decode does.
+        try await store.pool.write { db in try db.execute(sql: "UPDATE probe_results SET url = CAST(X'61FF62C3' AS TEXT)") }
+        let (text, _) = try export(try Store.openReadOnly(path: directory.path("n.sqlite")), format: .ndjson)
+        let escaped = #""target":"quote\" back\\ nl\n cr\r tab\t ctl\u0001\u001f del"# + "\u{7F}" + #" é 日本 🚀 </script>""#
+        XCTAssertTrue(text.contains(escaped), text)
+        XCTAssertTrue(text.contains(#""message":"""#))
+        let line = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix(#"{"type":"probe""#) })
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        XCTAssertEqual(object["target"] as? String, probe.target)
+        XCTAssertEqual(object["url"] as? String, "a\u{FFFD}b\u{FFFD}")
+        XCTAssertEqual((object["error"] as? [String: Any])?["message"] as? String, "")
+        let file = directory.path("e.ndjson")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        try SchemaValidator.assertValid(file, ndjson: true)
+    }
+
+    func testRowsMatchTheFeedEventObjects() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        let probes = [Fixtures.probe(1), Fixtures.probe(2, ok: false),
+                      ProbeRecord(time: Fixtures.base, target: "x", outcome: .skipped, reachabilityStatus: "NotReachable")]
+        try await store.write(WriteBatch(probes: probes))
+        let rows = try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT id FROM probe_results ORDER BY id")
+        }
+        XCTAssertEqual(rows.count, 3)
+        let (text, _) = try export(store, ExportQuery(kinds: [.probes]), format: .json)
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let exported = try XCTUnwrap(document["probes"] as? [[String: Any]])
+        XCTAssertEqual(exported.count, 3)
+        for row in exported {
+            let id = try XCTUnwrap(row["id"] as? Int)
+            var fields = row
+            fields["id"] = nil
+            let event = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ExportRowJSON.probe(probes[id - 1]))) as? [String: Any])
+            XCTAssertEqual(NSDictionary(dictionary: fields), NSDictionary(dictionary: event), "row \(id)")
+        }
     }
 
     func testOutputErrorsSurface() async throws {

@@ -20,6 +20,8 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(journal, "wal")
         let synchronous = try store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
         XCTAssertEqual(synchronous, 1) // NORMAL
+        let pageSize = try store.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
+        XCTAssertEqual(pageSize, Store.pageSize, "new databases get the larger page size")
     }
 
     func testReopeningExistingFileKeepsDataAndMigrationsOnce() async throws {
@@ -33,7 +35,7 @@ final class StoreTests: XCTestCase {
         let stats = try await store.statistics()
         XCTAssertEqual(stats.probeResults, 1)
         let migrations = try store.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(migrations, ["v1"])
+        XCTAssertEqual(migrations, ["v1", "v2"])
     }
 
     func testNewerSchemaIsRefused() async throws {
@@ -203,6 +205,34 @@ final class StoreTests: XCTestCase {
                 """)
         }
         XCTAssertEqual(dangling, 0)
+    }
+
+    func testMultiRowInsertsKeepOrderValuesAndChainUse() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        // Not a multiple of the rows per statement: full multi-row statements, then single rows.
+        let count = Store.probesPerStatement * 2 + 5
+        var probes = (0..<count).map { Fixtures.probe($0, target: "t\($0 % 7)", ok: $0 % 4 != 0) }
+        probes[3].validatedChain = [Fixtures.certificate(7), Fixtures.certificate(8)]
+        try await store.write(WriteBatch(probes: probes))
+        let rows = try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, time_ms, target, outcome, details, validated_chain_id FROM probe_results ORDER BY id")
+        }
+        XCTAssertEqual(rows.count, count)
+        for (index, row) in rows.enumerated() {
+            XCTAssertEqual(row["id"] as Int64, Int64(index + 1))
+            XCTAssertEqual(row["time_ms"] as Int64, probes[index].time.milliseconds)
+            XCTAssertEqual(row["target"] as String, probes[index].target)
+            XCTAssertEqual(row["outcome"] as String, probes[index].outcome.rawValue)
+            XCTAssertEqual(row["details"] as String?, probes[index].detailsJSON)
+        }
+        let chains = try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, last_used_ms FROM certificate_chains ORDER BY id")
+        }
+        XCTAssertEqual(chains.count, 2)
+        XCTAssertEqual(chains[0]["last_used_ms"] as Int64, probes[count - 1].time.milliseconds, "newest result using it")
+        XCTAssertEqual(chains[1]["last_used_ms"] as Int64, probes[3].time.milliseconds)
+        XCTAssertEqual(rows[3]["validated_chain_id"] as Int64?, chains[1]["id"] as Int64?)
     }
 
     func testReadOnlyOpenRejectsMissingForeignAndCorruptFiles() throws {

@@ -7,7 +7,7 @@ import Foundation
 public enum ExportRowJSON {
     /// A probe record as the export's `probes[]` object, without `id`; one line of UTF-8 JSON.
     public static func probe(_ record: ProbeRecord) -> [UInt8] {
-        var writer = JSONStreamWriter(output: MemoryOutput())
+        var writer = JSONStreamWriter(output: MemoryOutput(), flushThreshold: 4_096)
         writer.raw("{"); writer.key("time"); writer.timestamp(record.time)
         writer.raw(","); writer.key("target"); writer.string(record.target)
         writer.raw(","); writer.key("url"); writer.string(record.url)
@@ -67,7 +67,7 @@ public enum ExportRowJSON {
 
     /// A reachability record as the export's `reachability[]` object, without `id`; one line of UTF-8 JSON.
     public static func reachability(_ record: ReachabilityEventRecord) -> [UInt8] {
-        var writer = JSONStreamWriter(output: MemoryOutput())
+        var writer = JSONStreamWriter(output: MemoryOutput(), flushThreshold: 4_096)
         writer.raw("{"); writer.key("time"); writer.timestamp(record.time)
         writer.raw(","); writer.key("target"); writer.string(record.target)
         writer.raw(","); writer.key("status"); writer.string(record.status)

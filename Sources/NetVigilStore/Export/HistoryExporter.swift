@@ -128,7 +128,7 @@ private struct ExportSession {
 
     mutating func probes(_ db: Database, query: ExportQuery) throws -> Int {
         let (condition, values) = query.condition(alias: "p")
-        let cursor = try Row.fetchCursor(db, sql: """
+        let statement = try db.makeStatement(sql: """
             SELECT p.id, p.time_ms, p.target, p.url, p.outcome, p.error_kind, p.error_message, p.http_status,
                    p.http_version, p.content_type, p.content_length, p.resolve_ms, p.connect_ms, p.tls_ms,
                    p.processing_ms, p.transfer_ms, p.total_ms, p.tls_version, p.tls_cipher, p.alpn, p.trust_verdict,
@@ -137,76 +137,79 @@ private struct ExportSession {
             FROM probe_results p
             WHERE \(condition)
             ORDER BY p.time_ms, p.id
-            """, arguments: Self.arguments(values))
+            """)
+        try statement.setArguments(Self.arguments(values))
+        // Columns are read straight from SQLite into the output buffer: no `Row`, no `String` per value.
+        let row = RawStatement(statement)
         let chainStatement = try db.makeStatement(sql: """
             SELECT c.subject, c.issuer, c.not_after_ms, c.sha256, c.spki_pin
             FROM chain_certificates l JOIN certificates c ON c.id = l.certificate_id
             WHERE l.chain_id = ? ORDER BY l.position
             """)
         var count = 0
-        while let row = try cursor.next() {
+        while try row.step(db) {
             writeProbeFields(row)
-            writer.raw(","); writer.key("served_chain"); try chain(row[26] as Int64?, statement: chainStatement)
-            writer.raw(","); writer.key("validated_chain"); try chain(row[27] as Int64?, statement: chainStatement)
-            writer.raw(","); writer.key("details"); embeddedJSON(row[25] as String?)
+            writer.raw(","); writer.key("served_chain"); try chain(row.int64OrNil(26), statement: chainStatement)
+            writer.raw(","); writer.key("validated_chain"); try chain(row.int64OrNil(27), statement: chainStatement)
+            writer.raw(","); writer.key("details"); embeddedJSON(row.string(25))
             try endRow()
             count += 1
         }
         return count
     }
 
-    private mutating func writeProbeFields(_ row: Row) {
+    private mutating func writeProbeFields(_ row: RawStatement) {
         beginRow(type: "probe")
-        writer.key("id"); writer.int(row[0] as Int64)
-        writer.raw(","); writer.key("time"); writer.timestamp(Timestamp(milliseconds: row[1]))
-        writer.raw(","); writer.key("target"); writer.string(row[2] as String)
-        writer.raw(","); writer.key("url"); writer.string(row[3] as String?)
-        writer.raw(","); writer.key("outcome"); writer.string(row[4] as String)
+        writer.key("id"); writer.int(row.int64(0))
+        writer.raw(","); writer.key("time"); writer.timestamp(Timestamp(milliseconds: row.int64(1)))
+        writer.raw(","); writer.key("target"); writer.string(utf8: row.text(2))
+        writer.raw(","); writer.key("url"); writer.string(utf8: row.text(3))
+        writer.raw(","); writer.key("outcome"); writer.string(utf8: row.text(4))
         writer.raw(","); writer.key("error")
-        if let kind: String = row[5] {
-            writer.raw("{"); writer.key("kind"); writer.string(kind)
-            writer.raw(","); writer.key("message"); writer.string(row[6] as String?); writer.raw("}")
+        if let kind = row.text(5) {
+            writer.raw("{"); writer.key("kind"); writer.string(utf8: kind)
+            writer.raw(","); writer.key("message"); writer.string(utf8: row.text(6)); writer.raw("}")
         } else {
             writer.null()
         }
         writer.raw(","); writer.key("http")
-        if let status: Int64 = row[7] {
+        if let status = row.int64OrNil(7) {
             writer.raw("{"); writer.key("status"); writer.int(status)
-            writer.raw(","); writer.key("version"); writer.string(row[8] as String?)
-            writer.raw(","); writer.key("content_type"); writer.string(row[9] as String?)
-            writer.raw(","); writer.key("content_length"); writer.int(row[10] as Int64?)
+            writer.raw(","); writer.key("version"); writer.string(utf8: row.text(8))
+            writer.raw(","); writer.key("content_type"); writer.string(utf8: row.text(9))
+            writer.raw(","); writer.key("content_length"); writer.int(row.int64OrNil(10))
             writer.raw("}")
         } else {
             writer.null()
         }
         writer.raw(","); writer.key("timings_ms"); writer.raw("{")
-        writer.key("resolve"); writer.milliseconds(row[11])
-        writer.raw(","); writer.key("connect"); writer.milliseconds(row[12])
-        writer.raw(","); writer.key("tls"); writer.milliseconds(row[13])
-        writer.raw(","); writer.key("processing"); writer.milliseconds(row[14])
-        writer.raw(","); writer.key("transfer"); writer.milliseconds(row[15])
-        writer.raw(","); writer.key("total"); writer.milliseconds(row[16])
+        writer.key("resolve"); writer.milliseconds(row.doubleOrNil(11))
+        writer.raw(","); writer.key("connect"); writer.milliseconds(row.doubleOrNil(12))
+        writer.raw(","); writer.key("tls"); writer.milliseconds(row.doubleOrNil(13))
+        writer.raw(","); writer.key("processing"); writer.milliseconds(row.doubleOrNil(14))
+        writer.raw(","); writer.key("transfer"); writer.milliseconds(row.doubleOrNil(15))
+        writer.raw(","); writer.key("total"); writer.milliseconds(row.doubleOrNil(16))
         writer.raw("},"); writer.key("tls")
-        if let tlsVersion: String = row[17] {
-            writer.raw("{"); writer.key("version"); writer.string(tlsVersion)
-            writer.raw(","); writer.key("cipher"); writer.string(row[18] as String?)
-            writer.raw(","); writer.key("alpn"); writer.string(row[19] as String?)
+        if let tlsVersion = row.text(17) {
+            writer.raw("{"); writer.key("version"); writer.string(utf8: tlsVersion)
+            writer.raw(","); writer.key("cipher"); writer.string(utf8: row.text(18))
+            writer.raw(","); writer.key("alpn"); writer.string(utf8: row.text(19))
             writer.raw("}")
         } else {
             writer.null()
         }
-        writer.raw(","); writer.key("trust_verdict"); writer.string(row[20] as String?)
-        writer.raw(","); writer.key("pin_verdict"); writer.string(row[21] as String?)
-        writer.raw(","); writer.key("reachability_status"); writer.string(row[22] as String?)
-        writer.raw(","); writer.key("resolved_address"); writer.string(row[23] as String?)
-        writer.raw(","); writer.key("redirect_count"); writer.int(row[24] as Int64)
+        writer.raw(","); writer.key("trust_verdict"); writer.string(utf8: row.text(20))
+        writer.raw(","); writer.key("pin_verdict"); writer.string(utf8: row.text(21))
+        writer.raw(","); writer.key("reachability_status"); writer.string(utf8: row.text(22))
+        writer.raw(","); writer.key("resolved_address"); writer.string(utf8: row.text(23))
+        writer.raw(","); writer.key("redirect_count"); writer.int(row.int64(24))
     }
 
     /// Writes a chain's certificates (subject, issuer, not_after, sha256, spki_pin) as a JSON array.
     private mutating func chain(_ id: Int64?, statement: Statement) throws {
         guard let id else { return writer.raw("[]") }
         if let cached = chainJSON[id] { return writer.rawBytes(cached) }
-        var local = JSONStreamWriter(output: MemoryOutput())
+        var local = JSONStreamWriter(output: MemoryOutput(), flushThreshold: 4_096)
         local.raw("[")
         let rows = try Row.fetchCursor(statement, arguments: [id])
         var first = true
