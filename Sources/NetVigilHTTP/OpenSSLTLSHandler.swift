@@ -21,7 +21,7 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private var state: State = .idle
-    private let context: OpaquePointer  // SSL_CTX
+    private let context: OpenSSLClientContext  // shared; the SSL also holds a reference
     private let ssl: OpaquePointer
     private let readBIO: OpaquePointer
     private let writeBIO: OpaquePointer
@@ -33,20 +33,18 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// - Parameter serverName: sent as SNI unless it is an IP literal.
     init(configuration: TLSConfiguration, serverName: String?, trustDecision: @escaping TrustDecision,
          onHandshake: @escaping (TLSSessionInfo) -> Void) throws(ProbeError) {
-        guard let context = SSL_CTX_new(TLS_client_method()) else {
-            throw ProbeError(.tlsHandshake, "OpenSSL: cannot create SSL_CTX")
-        }
-        _ = cossl_SSL_CTX_set_min_proto_version(context, Int32(configuration.minimumVersion.openSSLValue))
-        SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)  // ServerTrustEvaluator judges the chain.
-        var alpn: [UInt8] = []
-        for name in configuration.alpnProtocols where !name.isEmpty && name.utf8.count < 256 {
-            alpn.append(UInt8(name.utf8.count))
-            alpn += name.utf8
-        }
-        if !alpn.isEmpty { _ = SSL_CTX_set_alpn_protos(context, alpn, UInt32(alpn.count)) }
-        guard let ssl = SSL_new(context), let readBIO = BIO_new(BIO_s_mem()), let writeBIO = BIO_new(BIO_s_mem()) else {
-            SSL_CTX_free(context)
+        let context = try OpenSSLClientContext.shared(for: configuration)
+        guard let ssl = SSL_new(context.pointer) else {
             throw ProbeError(.tlsHandshake, "OpenSSL: cannot create SSL")
+        }
+        guard let readBIO = BIO_new(BIO_s_mem()) else {
+            SSL_free(ssl)
+            throw ProbeError(.tlsHandshake, "OpenSSL: cannot create a memory BIO")
+        }
+        guard let writeBIO = BIO_new(BIO_s_mem()) else {
+            BIO_free(readBIO)
+            SSL_free(ssl)
+            throw ProbeError(.tlsHandshake, "OpenSSL: cannot create a memory BIO")
         }
         _ = cossl_BIO_set_mem_eof_return(readBIO, -1)
         _ = cossl_BIO_set_mem_eof_return(writeBIO, -1)
@@ -65,7 +63,6 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     deinit {
         SSL_free(ssl)  // frees both BIOs
-        SSL_CTX_free(context)
     }
 
     // MARK: Lifecycle

@@ -38,6 +38,13 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// The channel is gone (also when it never connected): drop the deadline task, which holds this handler and its
+    /// context, instead of keeping both alive until the deadline.
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timeoutTask?.cancel()
+        timeoutTask = nil
+    }
+
     func channelActive(context: ChannelHandlerContext) {
         recorder.connectEnd = .now()
         recorder.phase = usesTLS ? .tls : .processing

@@ -41,7 +41,17 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     public var spkiPin: SPKIPin { SPKIPin(digest: handle.spkiSHA256) }
 
     /// SHA-256 of the DER, lower-case hex without separators (as `sha256sum` prints it).
-    public var sha256Fingerprint: String { handle.derSHA256.map { String(format: "%02x", $0) }.joined() }
+    public var sha256Fingerprint: String {
+        let digits = Array("0123456789abcdef".utf8)
+        let digest = handle.derSHA256
+        return String(unsafeUninitializedCapacity: digest.count * 2) { output in
+            for (index, byte) in digest.enumerated() {
+                output[2 * index] = digits[Int(byte >> 4)]
+                output[2 * index + 1] = digits[Int(byte & 0x0f)]
+            }
+            return digest.count * 2
+        }
+    }
 
     /// The certificate as one PEM block, ending with a newline.
     public var pem: String {
