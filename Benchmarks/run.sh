@@ -14,6 +14,8 @@ run_store() {
   release --product netvigil
   release --product StoreBenchmarks
   local db; db=$(mktemp -d)/bench.sqlite
+  # The machine may be shared: the load average goes with the figures.
+  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   "$bin/StoreBenchmarks" --db "$db" --rows 1000000 --batch 5000
   for format in json ndjson; do
     python3 - "$bin/netvigil" "$db" "$format" <<'PY'
@@ -23,10 +25,12 @@ start = time.monotonic()
 subprocess.run([binary, "export", "--db", db, "--format", fmt, "--output", "/dev/null"], check=True)
 elapsed = time.monotonic() - start
 usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = usage.ru_utime + usage.ru_stime
 print(f"export {fmt}: 1000000 probe rows (3+3 certificates each, inlined) in {elapsed:.2f} s = {1000000/elapsed:,.0f} rows/s, "
-      f"CPU {usage.ru_utime + usage.ru_stime:.2f} s, peak RSS {usage.ru_maxrss / 1024:.1f} MB")
+      f"CPU {cpu:.2f} s = {1000000/cpu:,.0f} rows per CPU-second, peak RSS {usage.ru_maxrss / 1024:.1f} MB")
 PY
   done
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
   rm -rf "$(dirname "$db")"
 }
 

@@ -17,6 +17,8 @@ public final class Store: Sendable {
     static let idCacheLimit = 50_000
     /// Page size of databases this version creates.
     static let pageSize = 16_384
+    /// Page cache of the writer connection in KiB (readers keep 16 MiB).
+    static let writerCacheKiB = 65_536
 
     struct KnownIDs {
         var certificates: [String: Int64] = [:]
@@ -77,6 +79,9 @@ public final class Store: Sendable {
                 }
             }
             try migrator.migrate(pool)
+            // The writer alone gets a 64 MiB page cache: a large batch dirties one (target, time) index leaf per
+            // target besides the table's pages, and they should not be evicted and re-read within the batch.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -\(Store.writerCacheKiB)") }
         } catch let error as StoreError {
             throw error
         } catch {

@@ -22,6 +22,10 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(synchronous, 1) // NORMAL
         let pageSize = try store.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
         XCTAssertEqual(pageSize, Store.pageSize, "new databases get the larger page size")
+        let writerCache = try store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
+        XCTAssertEqual(writerCache, -Store.writerCacheKiB)
+        let readerCache = try store.read { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
+        XCTAssertEqual(readerCache, -16_384)
     }
 
     func testReopeningExistingFileKeepsDataAndMigrationsOnce() async throws {
