@@ -135,6 +135,7 @@ public struct HTTPProber: Sendable {
     /// getaddrinfo on NIO's thread pool, bounded by `deadline`: when the resolver does not answer in time the probe
     /// fails with a resolve-phase timeout at once (the blocked lookup finishes on its pool thread and is dropped).
     private func resolve(_ host: String, port: Int, family: AddressFamily, deadline: NIODeadline) async throws -> [SocketAddress] {
+        if let literal = try Resolver.literal(host, port: port, family: family) { return [literal] }  // no thread hop
         let loop = group.next()
         guard deadline > .now() else {
             throw ProbeError(.timeout, "no time left to resolve \(host)", phase: ProbePhase.resolve.rawValue)

@@ -3,6 +3,17 @@ import NIOCore
 
 /// getaddrinfo(3) for one host and port.
 enum Resolver {
+    /// The address of an IP literal `host` (what getaddrinfo would return, without a lookup); nil for a name.
+    /// Throws when the literal is not of the allowed family.
+    static func literal(_ host: String, port: Int, family: AddressFamily) throws(ProbeError) -> SocketAddress? {
+        guard IPLiteral.isIP(host), let address = try? SocketAddress(ipAddress: host, port: port) else { return nil }
+        let isIPv6 = address.protocol == .inet6
+        if (family == .ipv4 && isIPv6) || (family == .ipv6 && !isIPv6) {
+            throw ProbeError(.dns, "\(host) is not an \(family.rawValue) address")
+        }
+        return address
+    }
+
     /// The addresses of `host`, in getaddrinfo order, restricted to `family`.
     static func resolve(host: String, port: Int, family: AddressFamily) throws(ProbeError) -> [SocketAddress] {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
