@@ -100,6 +100,9 @@ final class StoreTests: XCTestCase {
         try await store.write(WriteBatch(probes: [Fixtures.probe(2)]))
         let after = try await store.statistics()
         XCTAssertEqual(after.certificates, 3)
+        // Batches run with foreign keys off (no statement journals); the writer connection gets them back after.
+        let foreignKeys = try await store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA foreign_keys") }
+        XCTAssertEqual(foreignKeys, 1)
     }
 
     func testReadersAreNotBlockedByAWriter() async throws {
