@@ -50,11 +50,19 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         self = value
     }
 
+    /// Hours, minutes, seconds and milliseconds of `msOfDay` (0 ..< 86,400,000).
+    static func clock(_ msOfDay: Int64) -> (hour: Int64, minute: Int64, second: Int64, millis: Int64) {
+        let hour = msOfDay / 3_600_000
+        let minute = (msOfDay % 3_600_000) / 60_000
+        let second = (msOfDay % 60_000) / 1_000
+        return (hour, minute, second, msOfDay % 1_000)
+    }
+
     /// Appends the RFC 3339 form to a byte buffer without allocating strings.
     public func appendRFC3339(to bytes: inout [UInt8]) {
         let ms = milliseconds
         var days = ms >= 0 ? ms / 86_400_000 : (ms - 86_399_999) / 86_400_000
-        var msOfDay = ms - days * 86_400_000
+        let msOfDay = ms - days * 86_400_000
         // Civil-from-days (proleptic Gregorian), after H. Hinnant's public-domain algorithm description.
         days += 719_468
         let era = (days >= 0 ? days : days - 146_096) / 146_097
@@ -66,12 +74,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         let day = dayOfYear - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         if month <= 2 { year += 1 }
-        let hour = msOfDay / 3_600_000
-        msOfDay -= hour * 3_600_000
-        let minute = msOfDay / 60_000
-        msOfDay -= minute * 60_000
-        let second = msOfDay / 1_000
-        let millis = msOfDay - second * 1_000
+        let (hour, minute, second, millis) = Timestamp.clock(msOfDay)
 
         func digits(_ value: Int64, _ count: Int) {
             var divisor: Int64 = 1

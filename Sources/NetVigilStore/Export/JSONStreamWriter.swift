@@ -119,13 +119,7 @@ struct JSONStreamWriter {
             cachedDayPrefix = Array(text.prefix(11))  // YYYY-MM-DDT
             cachedDay = day
         }
-        var msOfDay = ms - day * 86_400_000
-        let hour = msOfDay / 3_600_000
-        msOfDay -= hour * 3_600_000
-        let minute = msOfDay / 60_000
-        msOfDay -= minute * 60_000
-        let second = msOfDay / 1_000
-        let millis = msOfDay - second * 1_000
+        let (hour, minute, second, millis) = Timestamp.clock(ms - day * 86_400_000)
         buffer.append(UInt8(ascii: "\""))
         cachedDayPrefix.withUnsafeBufferPointer { buffer.append($0) }
         twoDigits(hour); buffer.append(UInt8(ascii: ":"))
