@@ -49,6 +49,10 @@ func sh(_ args: [String], check: Bool = true) -> String {
 }
 
 // MARK: arguments
+// Declared before argument parsing: `fail` (bad arguments) runs `cleanup`, which reads them.
+let ns = "nvb-\(getpid())"
+nonisolated(unsafe) var children: [Process] = []
+nonisolated(unsafe) var namespaceCreated = false
 var toggles = 300
 var targetCount = 100
 var idleSeconds = 60
@@ -81,16 +85,15 @@ if !inProcess && !FileManager.default.isExecutableFile(atPath: netvigil) {
 let loadBefore = loadAverage()
 
 // MARK: namespace
-let ns = "nvb-\(getpid())"
-nonisolated(unsafe) var children: [Process] = []
 func cleanup() {
     for child in children where child.isRunning { kill(child.processIdentifier, SIGKILL); child.waitUntilExit() }
-    _ = sh(["ip", "netns", "del", ns], check: false)
+    if namespaceCreated { _ = sh(["ip", "netns", "del", ns], check: false) }
 }
 signal(SIGINT) { _ in cleanup(); exit(130) }
 signal(SIGTERM) { _ in cleanup(); exit(143) }
 
 sh(["ip", "netns", "add", ns])
+namespaceCreated = true
 sh(["ip", "-n", ns, "link", "set", "lo", "up"])
 sh(["ip", "-n", ns, "link", "add", "va", "type", "veth", "peer", "name", "vb"])
 sh(["ip", "-n", ns, "addr", "add", "10.77.0.2/24", "dev", "va"])
