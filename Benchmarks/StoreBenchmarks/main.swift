@@ -7,6 +7,21 @@
 import Foundation
 import NetVigilStore
 
+/// Unknown options or a missing value end the run with one usage line instead of benchmarking with defaults.
+let knownOptions: Set<String> = ["--db", "--rows", "--batch", "--chains"]
+do {
+    var index = 1
+    let arguments = CommandLine.arguments
+    while index < arguments.count {
+        guard knownOptions.contains(arguments[index]), index + 1 < arguments.count else {
+            FileHandle.standardError.write(Data(("StoreBenchmarks: unexpected argument \(arguments[index]); usage: "
+                + "StoreBenchmarks --db PATH [--rows N] [--batch N] [--chains N]\n").utf8))
+            exit(64)
+        }
+        index += 2
+    }
+}
+
 func argument(_ name: String, default value: String) -> String {
     let arguments = CommandLine.arguments
     if let index = arguments.firstIndex(of: name), index + 1 < arguments.count { return arguments[index + 1] }
