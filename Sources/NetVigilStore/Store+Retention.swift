@@ -51,29 +51,22 @@ extension Store {
         while true {
             let deleted: Int
             do {
-                deleted = try await pool.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA foreign_keys = OFF")
-                    defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
-                    var count = 0
-                    try db.inTransaction {
-                        let ids = try Int64.fetchAll(db, sql: """
-                            SELECT c.id FROM certificate_chains c
-                            WHERE c.last_used_ms < ?
-                              AND NOT EXISTS (SELECT 1 FROM probe_results p WHERE p.time_ms <= c.last_used_ms AND p.served_chain_id = c.id)
-                              AND NOT EXISTS (SELECT 1 FROM probe_results p WHERE p.time_ms <= c.last_used_ms AND p.validated_chain_id = c.id)
-                            LIMIT ?
-                            """, arguments: [cut, batchSize])
-                        if !ids.isEmpty {
-                            let list = ids.map(String.init).joined(separator: ",")
-                            try db.execute(sql: "DELETE FROM chain_certificates WHERE chain_id IN (\(list))")
-                            try db.execute(sql: "DELETE FROM certificate_chains WHERE id IN (\(list))")
-                            // Inside the transaction: the next writer cannot see a stale id.
-                            self.knownIDs.withLock { $0 = Store.KnownIDs() }
-                        }
-                        count = ids.count
-                        return .commit
+                deleted = try await writeWithoutForeignKeys { db in
+                    let ids = try Int64.fetchAll(db, sql: """
+                        SELECT c.id FROM certificate_chains c
+                        WHERE c.last_used_ms < ?
+                          AND NOT EXISTS (SELECT 1 FROM probe_results p WHERE p.time_ms <= c.last_used_ms AND p.served_chain_id = c.id)
+                          AND NOT EXISTS (SELECT 1 FROM probe_results p WHERE p.time_ms <= c.last_used_ms AND p.validated_chain_id = c.id)
+                        LIMIT ?
+                        """, arguments: [cut, batchSize])
+                    if !ids.isEmpty {
+                        let list = ids.map(String.init).joined(separator: ",")
+                        try db.execute(sql: "DELETE FROM chain_certificates WHERE chain_id IN (\(list))")
+                        try db.execute(sql: "DELETE FROM certificate_chains WHERE id IN (\(list))")
+                        // Inside the transaction: the next writer cannot see a stale id.
+                        self.knownIDs.withLock { $0 = Store.KnownIDs() }
                     }
-                    return count
+                    return ids.count
                 }
             } catch {
                 throw Store.classify(error, path: path)

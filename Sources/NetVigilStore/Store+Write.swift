@@ -15,17 +15,10 @@ extension Store {
     public func write(_ batch: WriteBatch) async throws {
         guard !batch.isEmpty else { return }
         do {
-            let learned = try await pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA foreign_keys = OFF")
-                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
-                var learned = Store.KnownIDs()
-                try db.inTransaction(.immediate) {
-                    var inserter = BatchInserter(db: db, known: self.knownIDs.withLock { $0 })
-                    try inserter.insert(batch)
-                    learned = inserter.learned
-                    return .commit
-                }
-                return learned
+            let learned = try await writeWithoutForeignKeys { db in
+                var inserter = BatchInserter(db: db, known: self.knownIDs.withLock { $0 })
+                try inserter.insert(batch)
+                return inserter.learned
             }
             if !learned.certificates.isEmpty || !learned.chains.isEmpty {
                 knownIDs.withLock { $0.merge(learned) }
@@ -79,8 +72,8 @@ private struct BatchInserter {
         single.reset()
         var index = probes.startIndex
         while index < probes.endIndex {
-            let statement = probes.endIndex - index >= many ? full : single
-            let rows = statement.handle == full.handle ? many : 1
+            let rows = probes.endIndex - index >= many ? many : 1
+            let statement = rows == many ? full : single
             for row in 0..<rows {
                 try bind(probes[index + row], to: statement, offset: CInt(row * Self.probeColumns))
             }
