@@ -265,13 +265,13 @@ public struct HTTPProber: Sendable {
     static func connectError(_ error: any Error, address: SocketAddress, cappedByDeadline: Bool) -> ProbeError {
         let target = "\(address.ipAddress ?? "?"):\(address.port ?? 0)"
         let channelError = error as? ChannelError
-        if cappedByDeadline, channelError == .ioOnClosedChannel || channelError == .eof {
+        let timedOut = if case .connectTimeout = channelError { true } else { false }
+        // A connect cut short by the probe deadline: our connect timeout (capped to it) or the deadline closing
+        // the still-connecting channel.
+        if cappedByDeadline, timedOut || channelError == .ioOnClosedChannel || channelError == .eof {
             return ProbeError(.timeout, "connect to \(target) used up the probe timeout", phase: ProbePhase.connect.rawValue)
         }
-        if let channelError, case .connectTimeout = channelError {
-            if cappedByDeadline {
-                return ProbeError(.timeout, "connect to \(target) used up the probe timeout", phase: ProbePhase.connect.rawValue)
-            }
+        if timedOut {
             return ProbeError(.connectTimeout, "connect to \(target) timed out")
         }
         if let ioError = error as? IOError, ioError.errnoCode == ECONNREFUSED {

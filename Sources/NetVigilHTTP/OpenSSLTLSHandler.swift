@@ -21,7 +21,6 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private var state: State = .idle
-    private let context: OpenSSLClientContext  // shared; the SSL also holds a reference
     private let ssl: OpaquePointer
     private let readBIO: OpaquePointer
     private let writeBIO: OpaquePointer
@@ -53,7 +52,6 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if let serverName, !serverName.isEmpty, !IPLiteral.isIP(serverName) {
             _ = cossl_SSL_set_tlsext_host_name(ssl, serverName)
         }
-        self.context = context
         self.ssl = ssl
         self.readBIO = readBIO
         self.writeBIO = writeBIO

@@ -6,7 +6,7 @@ enum Resolver {
     /// The address of an IP literal `host` (what getaddrinfo would return, without a lookup); nil for a name.
     /// Throws when the literal is not of the allowed family.
     static func literal(_ host: String, port: Int, family: AddressFamily) throws(ProbeError) -> SocketAddress? {
-        guard IPLiteral.isIP(host), let address = try? SocketAddress(ipAddress: host, port: port) else { return nil }
+        guard let address = try? SocketAddress(ipAddress: host, port: port) else { return nil }  // parses literals only
         let isIPv6 = address.protocol == .inet6
         if (family == .ipv4 && isIPv6) || (family == .ipv6 && !isIPv6) {
             throw ProbeError(.dns, "\(host) is not an \(family.rawValue) address")

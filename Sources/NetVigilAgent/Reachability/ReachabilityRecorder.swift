@@ -31,12 +31,10 @@ public struct ReachabilityRecorder: Service {
     }
 
     /// Adds `targets` to the monitor (evaluated before this returns) and records their changes from now on;
-    /// targets already watched are left as they are.
+    /// targets already recorded are left as they are (the recording loop keeps track of those).
     public func watch(_ targets: [ReachabilityTarget]) async {
-        let known = Set(await monitor.targets)
-        let new = Array(Set(targets).subtracting(known))
         await monitor.add(targets)
-        if !new.isEmpty { addition.yield(new) }
+        addition.yield(targets)
     }
 
     public func run() async throws {
