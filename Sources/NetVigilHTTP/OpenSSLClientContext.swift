@@ -1,4 +1,5 @@
 import COpenSSL
+import NetVigilTrust
 import Synchronization
 
 /// One OpenSSL client `SSL_CTX` per `TLSConfiguration`, shared by every connection that uses it.
@@ -24,6 +25,7 @@ final class OpenSSLClientContext: @unchecked Sendable {
     }
 
     private init(configuration: TLSConfiguration) throws(ProbeError) {
+        OpenSSLKeyMethods.prepare()  // before the first handshake parses a served certificate
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             throw ProbeError(.tlsHandshake, "OpenSSL: cannot create SSL_CTX")
         }

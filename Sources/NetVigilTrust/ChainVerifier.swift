@@ -34,7 +34,7 @@ struct ChainVerification: Sendable {
 }
 
 /// Host name or IP literal to check, as OpenSSL wants it.
-struct HostCheck: Sendable, Equatable {
+struct HostCheck: Sendable, Hashable {
     var name: String
     var isIP: Bool
 
@@ -52,8 +52,20 @@ struct HostCheck: Sendable, Equatable {
 }
 
 enum ChainVerifier {
-    /// Runs `X509_verify_cert` for `chain[0]` with `chain[1...]` as untrusted intermediates.
+    /// Runs `X509_verify_cert` for `chain[0]` with `chain[1...]` as untrusted intermediates, or answers from the
+    /// store's cache of successes (`VerifiedChainCache`) when the same chain was verified for the same host before.
     static func verify(chain: [Certificate], store: TrustStore, host: HostCheck?, at date: Date, partialChain: Bool) -> ChainVerification {
+        let key = VerifiedChainCache.Key(served: chain.map(\.handle.derSHA256), host: host, partialChain: partialChain)
+        if let built = store.verifiedChains.chain(for: key, served: chain, at: date) {
+            return ChainVerification(isValid: true, code: X509_V_OK, depth: 0, text: "ok", chain: built)
+        }
+        let verification = run(chain: chain, store: store, host: host, at: date, partialChain: partialChain)
+        if verification.isValid { store.verifiedChains.remember(verification.chain, for: key) }
+        return verification
+    }
+
+    /// One `X509_verify_cert` run.
+    private static func run(chain: [Certificate], store: TrustStore, host: HostCheck?, at date: Date, partialChain: Bool) -> ChainVerification {
         guard let leaf = chain.first else {
             return ChainVerification(isValid: false, code: -1, depth: 0, text: "no certificate", chain: [])
         }

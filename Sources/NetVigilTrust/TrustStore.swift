@@ -29,6 +29,8 @@ public final class TrustStore: @unchecked Sendable {
     public let anchors: [Certificate]
 
     let store: OpaquePointer
+    /// Successful verifications against this store (see `ChainVerifier.verify`).
+    let verifiedChains = VerifiedChainCache()
     private let anchorsByPointer: [OpaquePointer: Certificate]
 
     /// Builds a store.
@@ -37,6 +39,7 @@ public final class TrustStore: @unchecked Sendable {
     ///   - caPaths: CA files (DER, PEM, bundles) or directories of `.pem`/`.crt`/`.cer`/`.der` files.
     ///   - anchors: further anchor certificates.
     public init(systemRoots: Bool = true, caPaths: [String] = [], anchors: [Certificate] = []) throws(TrustStoreError) {
+        OpenSSLKeyMethods.prepare()
         var all = anchors
         do {
             all += try Certificate.load(paths: caPaths)
