@@ -181,10 +181,10 @@ public struct HTTPProber: Sendable {
         }
         if let tls = recorder.tls {
             result.tls = .init(version: tls.version, cipher: tls.cipher, alpn: tls.alpn)
-            result.servedChain = tls.servedChain.map(ProbeResult.ChainCertificate.init)
+            result.servedChain = tls.servedChain.map(ProbeResult.ChainCertificate.summarizing)
         }
         if let evaluation = recorder.evaluation {
-            result.validatedChain = evaluation.validatedChain.map(ProbeResult.ChainCertificate.init)
+            result.validatedChain = evaluation.validatedChain.map(ProbeResult.ChainCertificate.summarizing)
             result.trustVerdict = evaluation.verdict.summary
             result.pinVerdict = evaluation.pinVerdict.rawValue
             result.trustMessage = evaluation.message
@@ -242,24 +242,30 @@ public struct HTTPProber: Sendable {
                     return channel.eventLoop.makeFailedFuture(error)
                 }
             }
-        let channel: any Channel
+        // One await for connect and response (each await is a thread hop back to the probing task).
+        let response = bootstrap.connect(to: address)
+            .flatMapErrorThrowing { error -> any Channel in
+                promise.fail(error)
+                throw ConnectFailure(underlying: error)
+            }
+            .flatMap { channel in
+                promise.futureResult.always { _ in channel.close(promise: nil) }
+            }
         do {
-            channel = try await bootstrap.connect(to: address).get()
-        } catch {
-            promise.fail(error)
+            return try await response.get()
+        } catch let failure as ConnectFailure {
             // The probe deadline also closes a channel that is still connecting ("I/O on closed channel"): that is
             // the probe timeout, not a connect failure.
             let cappedByDeadline = remaining < .nanoseconds(Int64(configuration.connectTimeout * 1e9)) || NIODeadline.now() >= deadline
-            throw Self.connectError(error, address: address, cappedByDeadline: cappedByDeadline)
-        }
-        do {
-            let response = try await promise.futureResult.get()
-            channel.close(promise: nil)
-            return response
+            throw Self.connectError(failure.underlying, address: address, cappedByDeadline: cappedByDeadline)
         } catch {
-            channel.close(promise: nil)
             throw ResponseCollector.probeError(for: error)
         }
+    }
+
+    /// A connect that failed, told apart from a failed exchange on a connected channel.
+    private struct ConnectFailure: Error {
+        var underlying: any Error
     }
 
     static func connectError(_ error: any Error, address: SocketAddress, cappedByDeadline: Bool) -> ProbeError {
