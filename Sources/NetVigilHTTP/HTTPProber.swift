@@ -204,6 +204,7 @@ public struct HTTPProber: Sendable {
         let body = request.body
         let policy = configuration.policies.policy(for: host)
         let trustStore = configuration.trustStore
+        let evaluators = configuration.trustEvaluators
         let tlsConfiguration = configuration.tls
         let maxBody = configuration.maxBodyBytes
         recorder.connectStart = .now()
@@ -220,7 +221,7 @@ public struct HTTPProber: Sendable {
                             trustDecision: { info in
                                 let evaluation: TrustEvaluation
                                 do {
-                                    let evaluator = try ServerTrustEvaluator(policy: policy, trustStore: trustStore)
+                                    let evaluator = try evaluators.evaluator(policy: policy, trustStore: trustStore)
                                     evaluation = evaluator.evaluate(servedChain: info.servedChain, host: host)
                                 } catch {
                                     return ProbeError(.trust, "cannot prepare the trust evaluation: \(error)", verdict: "untrusted:internal")

@@ -26,6 +26,8 @@ public struct ProbeConfiguration: Sendable {
     public var responseSerializer: ResponseSerializer
     /// Extra checks.
     public var expectations: ProbeExpectations
+    /// Trust evaluators made for this configuration, shared by its copies.
+    let trustEvaluators = TrustEvaluators()
 
     /// Makes a configuration with the defaults above.
     public init(trustStore: TrustStore, policies: PolicySet? = nil, timeout: TimeInterval = 10, connectTimeout: TimeInterval = 5,
