@@ -113,11 +113,12 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func advanceHandshake(context: ChannelHandlerContext) {
         cossl_clear_errors()
         let result = SSL_do_handshake(ssl)
-        flushCiphertext(context: context, promise: nil)
         if result == 1 {
+            // The client's last flight goes out with the request (or with close_notify when untrusted): one write.
             handshakeCompleted(context: context)
             return
         }
+        flushCiphertext(context: context, promise: nil)
         let error = SSL_get_error(ssl, result)
         if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { return }
         failHandshake(context: context, error: handshakeError())
@@ -189,8 +190,11 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var produced = false
         while true {
             cossl_clear_errors()
-            var buffer = context.channel.allocator.buffer(capacity: 16_384)
-            let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 16_384) { bytes in
+            // Plaintext never exceeds what is decrypted already plus the ciphertext still in the read BIO.
+            let available = Int(SSL_pending(ssl)) + Int(cossl_BIO_pending(readBIO))
+            let capacity = max(64, min(16_384, available))
+            var buffer = context.channel.allocator.buffer(capacity: capacity)
+            let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: capacity) { bytes in
                 let result = SSL_read(ssl, bytes.baseAddress, Int32(min(bytes.count, 16_384)))
                 return result > 0 ? Int(result) : 0
             }
