@@ -289,10 +289,9 @@ public struct HTTPProber: Sendable {
     }
 
     static func requestHead(_ request: ProbeRequest, host: String, port: Int, usesTLS: Bool) -> HTTPRequestHead {
-        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-        var uri = components?.percentEncodedPath ?? "/"
+        var uri = request.url.path(percentEncoded: true)
         if uri.isEmpty { uri = "/" }
-        if let query = components?.percentEncodedQuery { uri += "?" + query }
+        if let query = request.url.query(percentEncoded: true) { uri += "?" + query }
         var headers = HTTPHeaders()
         if request.header("Host") == nil {
             let hostField = host.contains(":") ? "[\(host)]" : host

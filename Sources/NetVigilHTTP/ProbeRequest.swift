@@ -22,6 +22,13 @@ public struct ProbeRequest: Sendable {
 
     /// The first value of a header (case-insensitive).
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { Self.sameFieldName($0.name, name) }?.value
+    }
+
+    /// Field names are ASCII tokens: compared byte by byte, ASCII letters without case (no Foundation locale rules).
+    static func sameFieldName(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+        }
     }
 }

@@ -90,3 +90,40 @@ final class RequestSerializerTests: XCTestCase {
         XCTAssertNotNil(same.header("Authorization"))
     }
 }
+
+/// The request line and Host field the prober writes.
+final class RequestHeadTests: XCTestCase {
+    private func head(_ url: String, headers: [(name: String, value: String)] = [], tls: Bool = true) throws -> HTTPRequestHead {
+        let request = ProbeRequest(url: try XCTUnwrap(URL(string: url)), headers: headers)
+        let components = try XCTUnwrap(URLComponents(string: url))
+        // The prober passes the bare host (IPv6 literals without brackets).
+        let host = (components.host ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return HTTPProber.requestHead(request, host: host, port: components.port ?? (tls ? 443 : 80), usesTLS: tls)
+    }
+
+    func testRequestTargetKeepsPercentEncodingAndQuery() throws {
+        XCTAssertEqual(try head("https://example.test").uri, "/")
+        XCTAssertEqual(try head("https://example.test/").uri, "/")
+        XCTAssertEqual(try head("https://example.test/a%20b/c?x=a%26b&y=%5B1%5D").uri, "/a%20b/c?x=a%26b&y=%5B1%5D")
+        XCTAssertEqual(try head("https://example.test?only=query").uri, "/?only=query")
+        XCTAssertEqual(try head("https://example.test/p#fragment").uri, "/p")
+    }
+
+    func testHostFieldAndCaseInsensitiveOverride() throws {
+        XCTAssertEqual(try head("https://example.test/").headers["Host"], ["example.test"])
+        XCTAssertEqual(try head("https://example.test:8443/").headers["Host"], ["example.test:8443"])
+        XCTAssertEqual(try head("http://example.test:80/", tls: false).headers["Host"], ["example.test"])
+        XCTAssertEqual(try head("https://[::1]:8443/").headers["Host"], ["[::1]:8443"])
+        let custom = try head("https://example.test/", headers: [("hOsT", "other.test")])
+        XCTAssertEqual(custom.headers["Host"], ["other.test"])
+        XCTAssertEqual(custom.headers["Connection"], ["close"])
+    }
+
+    func testFieldNameComparisonIsASCIICaseInsensitiveOnly() {
+        XCTAssertTrue(ProbeRequest.sameFieldName("Content-Type", "content-type"))
+        XCTAssertTrue(ProbeRequest.sameFieldName("X-A_1", "x-a_1"))
+        XCTAssertFalse(ProbeRequest.sameFieldName("Content-Type", "Content-Typ"))
+        XCTAssertFalse(ProbeRequest.sameFieldName("a[", "A{"))  // 0x5B and 0x7B differ only in bit 0x20 but are not letters
+        XCTAssertFalse(ProbeRequest.sameFieldName("Host", "Hös"))
+    }
+}
