@@ -22,8 +22,12 @@ public struct HTTPResponse: Sendable {
     /// The MIME type of `Content-Type` without parameters, lower-cased; nil when absent.
     public var mimeType: String? {
         guard let value = headers.first(name: "Content-Type") else { return nil }
-        let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
-        let trimmed = type.trimmingCharacters(in: .whitespaces).lowercased()
-        return trimmed.isEmpty ? nil : trimmed
+        // type/subtype before any parameter, without surrounding spaces or tabs, ASCII letters lower-cased
+        // (media types are ASCII tokens; no Foundation locale rules on a per-probe path).
+        let type = value.utf8.prefix { $0 != UInt8(ascii: ";") }
+        let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        let trimmed = type.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+        guard !trimmed.isEmpty else { return nil }
+        return String(decoding: trimmed.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }

@@ -79,3 +79,26 @@ final class ResponseSerializerTests: XCTestCase {
         XCTAssertEqual(failures.count, 4, "\(failures)")
     }
 }
+
+/// `HTTPResponse.mimeType`: the media type without parameters, trimmed, lower-cased.
+final class MIMETypeTests: XCTestCase {
+    private func mimeType(_ value: String?) -> String? {
+        var headers = HTTPHeaders()
+        if let value { headers.add(name: "Content-Type", value: value) }
+        return HTTPResponse(status: 200, headers: headers).mimeType
+    }
+
+    func testParametersSpacesAndCase() {
+        XCTAssertEqual(mimeType("application/json"), "application/json")
+        XCTAssertEqual(mimeType("Application/JSON; charset=UTF-8"), "application/json")
+        XCTAssertEqual(mimeType(" \ttext/plain ;charset=utf-8"), "text/plain")
+        XCTAssertEqual(mimeType("text/html;"), "text/html")
+        XCTAssertEqual(mimeType("application/vnd.API+JSON"), "application/vnd.api+json")
+    }
+
+    func testEmptyOrMissing() {
+        XCTAssertNil(mimeType(nil))
+        XCTAssertNil(mimeType(""))
+        XCTAssertNil(mimeType(" ; charset=utf-8"))
+    }
+}
