@@ -70,39 +70,48 @@ for (name, issuer, ext, subject) in [("inter", "root", "ca_ext", "/CN=Bench Inte
 let root = try Certificate.load(contentsOf: dir + "/root.pem")[0]
 let inter = try Certificate.load(contentsOf: dir + "/inter.pem")[0]
 let leaf = try Certificate.load(contentsOf: dir + "/leaf.pem")[0]
-let store = try TrustStore(systemRoots: systemRoots, anchors: [root])
-// Pin the intermediate's key plus a backup pin (the root's key): the match happens inside the validated chain.
-let policy = try SecurityPolicy(pinning: .publicKey, pins: [inter.spkiPin, root.spkiPin])
-let evaluator = try ServerTrustEvaluator(policy: policy, trustStore: store)
-let chain = [leaf, inter, root]
-let host = "bench.example.test"
+// Full verification every time (what a first probe of a chain costs); then the same with the store remembering
+// successful verifications (what repeated probes of an unchanged chain cost).
+@MainActor func measure(remembering: Bool) throws -> (count: Int, seconds: Double, trusted: Int) {
+    let store = try TrustStore(systemRoots: systemRoots, anchors: [root], remembersVerifications: remembering)
+    // Pin the intermediate's key plus a backup pin (the root's key): the match happens inside the validated chain.
+    let policy = try SecurityPolicy(pinning: .publicKey, pins: [inter.spkiPin, root.spkiPin])
+    let evaluator = try ServerTrustEvaluator(policy: policy, trustStore: store)
+    let chain = [leaf, inter, root]
+    let host = "bench.example.test"
 
-// Sanity: the benchmarked path is the trusted one.
-let check = evaluator.evaluate(servedChain: chain, host: host)
-guard check.isTrusted, check.validatedChain.count == 3, check.pinVerdict == .matched else {
-    FileHandle.standardError.write(Data("benchmark chain is not trusted: \(check.message)\n".utf8))
-    exit(70)
-}
-
-for _ in 0..<500 { _ = evaluator.evaluate(servedChain: chain, host: host) }
-
-let clock = ContinuousClock()
-var count = 0
-let start = clock.now
-let deadline = start.advanced(by: .milliseconds(Int(seconds * 1000)))
-var trusted = 0
-while clock.now < deadline {
-    for _ in 0..<100 {
-        if evaluator.evaluate(servedChain: chain, host: host).isTrusted { trusted += 1 }
+    // Sanity: the benchmarked path is the trusted one.
+    let check = evaluator.evaluate(servedChain: chain, host: host)
+    guard check.isTrusted, check.validatedChain.count == 3, check.pinVerdict == .matched else {
+        FileHandle.standardError.write(Data("benchmark chain is not trusted: \(check.message)\n".utf8))
+        exit(70)
     }
-    count += 100
+    for _ in 0..<500 { _ = evaluator.evaluate(servedChain: chain, host: host) }
+
+    let clock = ContinuousClock()
+    var count = 0
+    let start = clock.now
+    let deadline = start.advanced(by: .milliseconds(Int(seconds * 1000)))
+    var trusted = 0
+    while clock.now < deadline {
+        for _ in 0..<100 {
+            if evaluator.evaluate(servedChain: chain, host: host).isTrusted { trusted += 1 }
+        }
+        count += 100
+    }
+    let elapsed = start.duration(to: clock.now)
+    return (count, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, trusted)
 }
-let elapsed = start.duration(to: clock.now)
-let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+
+let (count, elapsedSeconds, trusted) = try measure(remembering: false)
 let perSecond = Double(count) / elapsedSeconds
 let microseconds = elapsedSeconds / Double(count) * 1e6
+let remembered = try measure(remembering: true)
 print("chain: 3 x RSA-2048 (leaf, intermediate, root served), host check, publicKey pinning (intermediate pin)")
 print("anchors: test root\(systemRoots ? " + system roots" : "")")
 print("evaluations: \(count) in \(String(format: "%.2f", elapsedSeconds)) s, all trusted: \(trusted == count)")
 print(String(format: "throughput: %.0f evaluations/s on one thread", perSecond))
 print(String(format: "cost: %.1f µs per evaluation", microseconds))
+let rememberedRate = String(format: "%.0f evaluations/s, %.1f µs each", Double(remembered.count) / remembered.seconds,
+                             remembered.seconds / Double(remembered.count) * 1e6)
+print("remembered verifications (same chain again, TrustStore cache): \(rememberedRate), all trusted: \(remembered.trusted == remembered.count)")

@@ -30,7 +30,7 @@ public final class TrustStore: @unchecked Sendable {
 
     let store: OpaquePointer
     /// Successful verifications against this store (see `ChainVerifier.verify`).
-    let verifiedChains = VerifiedChainCache()
+    let verifiedChains: VerifiedChainCache
     private let anchorsByPointer: [OpaquePointer: Certificate]
 
     /// Builds a store.
@@ -38,8 +38,12 @@ public final class TrustStore: @unchecked Sendable {
     ///   - systemRoots: include the OpenSSL default trust locations.
     ///   - caPaths: CA files (DER, PEM, bundles) or directories of `.pem`/`.crt`/`.cer`/`.der` files.
     ///   - anchors: further anchor certificates.
-    public init(systemRoots: Bool = true, caPaths: [String] = [], anchors: [Certificate] = []) throws(TrustStoreError) {
+    ///   - remembersVerifications: answer a chain verified successfully before from memory while it is still inside its
+    ///     validity periods (`VerifiedChainCache`); false verifies every time (benchmarks of the verification itself).
+    public init(systemRoots: Bool = true, caPaths: [String] = [], anchors: [Certificate] = [],
+                remembersVerifications: Bool = true) throws(TrustStoreError) {
         OpenSSLKeyMethods.prepare()
+        verifiedChains = VerifiedChainCache(enabled: remembersVerifications)
         var all = anchors
         do {
             all += try Certificate.load(paths: caPaths)

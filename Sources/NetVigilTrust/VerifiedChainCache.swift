@@ -26,12 +26,20 @@ final class VerifiedChainCache: Sendable {
     /// Entries kept before the cache starts over (a handful of chains per target; a daemon has hundreds of targets).
     static let capacity = 4096
 
+    /// False: nothing is remembered, every lookup misses.
+    let isEnabled: Bool
+
+    init(enabled: Bool = true) {
+        isEnabled = enabled
+    }
+
     private let entries = Mutex<[Key: Entry]>([:])
     private let counters = Mutex<(hits: Int, misses: Int)>((0, 0))
 
     /// The built chain of a success for `key` that still holds at `date`, with the served certificates of `served`
     /// (the caller's objects) in place of the cached ones.
     func chain(for key: Key, served: [Certificate], at date: Date) -> [Certificate]? {
+        guard isEnabled else { return nil }
         let entry = entries.withLock { $0[key] }
         guard let entry, date >= entry.validFrom, date <= entry.validUntil else {
             counters.withLock { $0.misses += 1 }
@@ -43,7 +51,7 @@ final class VerifiedChainCache: Sendable {
 
     /// Keeps a success.
     func remember(_ chain: [Certificate], for key: Key) {
-        guard !chain.isEmpty else { return }
+        guard isEnabled, !chain.isEmpty else { return }
         let entry = Entry(chain: chain, validFrom: chain.map(\.notBefore).max()!, validUntil: chain.map(\.notAfter).min()!)
         entries.withLock { entries in
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }

@@ -63,4 +63,11 @@ final class VerifiedChainCacheTests: XCTestCase {
         assertChainInvalid(try judge(.default, pki.rsaChain, host: host, store: system),
                            code: VerifyError.unableToGetIssuerLocally, depth: 1)
     }
+
+    func testStoreThatDoesNotRememberVerifiesEveryTime() throws {
+        let store = try TrustStore(systemRoots: false, caPaths: [pki.path("test-roots.pem")], remembersVerifications: false)
+        assertTrusted(try judge(.default, pki.rsaChain, host: host, store: store))
+        assertTrusted(try judge(.default, pki.rsaChain, host: host, store: store))
+        XCTAssertEqual(store.verifiedChains.statistics.hits, 0)
+    }
 }
