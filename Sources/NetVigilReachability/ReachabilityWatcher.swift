@@ -95,6 +95,14 @@ final class ReachabilityWatcher: @unchecked Sendable {
     private var cache = EvaluationCache()
     /// An IPv4 route re-dump was due when a recompute was cut short.
     private var redumpOwed = false
+    /// When to re-dump IPv4 routes once more after a re-dump for a possible silent flush: the kernel sends
+    /// RTM_DELADDR before it flushes (and the flush sends nothing), so a re-dump made at once can still see routes
+    /// the flush removes a moment later.
+    private var confirmRedumpAt: ContinuousClock.Instant?
+    /// The owed re-dump is the confirming one (it asks for no further confirmation).
+    private var confirmingRedump = false
+    /// How long after such a re-dump the confirming one runs.
+    static let confirmRedumpDelay = Duration.milliseconds(50)
     static let maxPreemptions = 3
 
     init(
@@ -199,7 +207,7 @@ final class ReachabilityWatcher: @unchecked Sendable {
         while !stopRequested {
             fds[0].revents = 0
             fds[1].revents = 0
-            let rc = poll(&fds, 2, nextResolveTimeout())
+            let rc = poll(&fds, 2, nextTimeout())
             if rc < 0 {
                 if errno == EINTR { continue }
                 throw .netlink(operation: "poll", errno: errno)
@@ -218,6 +226,12 @@ final class ReachabilityWatcher: @unchecked Sendable {
             }
             let routing = !changed.isEmpty
             if resolveHosts(force: routing) { needsRecompute = true }
+            if let due = confirmRedumpAt, ContinuousClock.now >= due {
+                confirmRedumpAt = nil
+                redumpOwed = true
+                confirmingRedump = true
+                needsRecompute = true
+            }
             guard routing || needsRecompute || recomputeOwed else {
                 flushAcks()
                 continue
@@ -410,6 +424,14 @@ final class ReachabilityWatcher: @unchecked Sendable {
             resolved = true
         }
         return resolved
+    }
+
+    /// The poll timeout: the next host resolution or the confirming re-dump, whichever is sooner (-1: none).
+    private func nextTimeout() -> Int32 {
+        let resolve = nextResolveTimeout()
+        guard let due = confirmRedumpAt else { return resolve }
+        let confirm = Int32(max(0, Self.milliseconds(due - ContinuousClock.now) + 1))
+        return resolve < 0 ? confirm : min(resolve, confirm)
     }
 
     private func nextResolveTimeout() -> Int32 {
@@ -618,6 +640,12 @@ final class ReachabilityWatcher: @unchecked Sendable {
                 // RTM_DELROUTE notifications: refresh them from a dump (the lookups above did not need the
                 // mirror's routes; `default` does).
                 let flushed = try redumpRoutes(family: .ipv4, requests: requests)
+                // A re-dump for fresh changes is confirmed once, a moment later; the confirming one is not
+                // (unless fresh changes asked for a re-dump too).
+                if hint.redumpIPv4Routes || !confirmingRedump {
+                    confirmRedumpAt = ContinuousClock.now + Self.confirmRedumpDelay
+                }
+                confirmingRedump = false
                 redumpOwed = false
                 if flushed {
                     // The kernel flushes right after sending the notifications we woke on, so the lookups

@@ -3,8 +3,8 @@ import Foundation
 /// An HTTPS server (python3's ssl module, a real OpenSSL) that offers one TLS version and one key-exchange group and
 /// answers every request with `200 OK` and a short text body.
 final class CurveRestrictedTLSServer {
-    let port = freePort()
-    private let process = Process()
+    private let server: PythonScriptServer
+    var port: Int { server.port }
 
     /// - Parameters:
     ///   - version: "TLSv1_2" or "TLSv1_3" (an `ssl.TLSVersion` name).
@@ -33,15 +33,8 @@ final class CurveRestrictedTLSServer {
             client, _ = listener.accept()
             threading.Thread(target=serve, args=(client,), daemon=True).start()
         """
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, certificate, key, String(port), version, group]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        do { try waitForPort(port) } catch { stop(); throw error }
+        server = try PythonScriptServer(script: script) { port in [certificate, key, String(port), version, group] }
     }
 
-    func stop() { terminate(process) }
-
-    deinit { stop() }
+    func stop() { server.stop() }
 }

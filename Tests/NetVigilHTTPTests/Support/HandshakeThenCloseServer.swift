@@ -3,8 +3,8 @@ import Foundation
 /// A TLS server (python3's ssl module, a real OpenSSL) that completes the handshake and then closes the connection
 /// without answering: with close_notify (`graceful`) or by dropping the TCP connection.
 final class HandshakeThenCloseServer {
-    let port = freePort()
-    private let process = Process()
+    private let server: PythonScriptServer
+    var port: Int { server.port }
 
     init(certificate: String, key: String, graceful: Bool) throws {
         let script = """
@@ -24,15 +24,8 @@ final class HandshakeThenCloseServer {
             except (ssl.SSLError, OSError):
                 client.close()
         """
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, certificate, key, String(port), graceful ? "graceful" : "abrupt"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        do { try waitForPort(port) } catch { stop(); throw error }
+        server = try PythonScriptServer(script: script) { port in [certificate, key, String(port), graceful ? "graceful" : "abrupt"] }
     }
 
-    func stop() { terminate(process) }
-
-    deinit { stop() }
+    func stop() { server.stop() }
 }
