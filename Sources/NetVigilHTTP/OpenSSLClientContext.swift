@@ -1,6 +1,5 @@
 import COpenSSL
 import NetVigilTrust
-import Synchronization
 
 /// One OpenSSL client `SSL_CTX` per `TLSConfiguration`, shared by every connection that uses it.
 ///
@@ -11,17 +10,11 @@ final class OpenSSLClientContext: @unchecked Sendable {
     /// The `SSL_CTX`.
     let pointer: OpaquePointer
 
-    private static let cache = Mutex<[TLSConfiguration: OpenSSLClientContext]>([:])
+    private static let cache = SharedCache<TLSConfiguration, OpenSSLClientContext>()
 
     /// The shared context for `configuration`, made on first use.
     static func shared(for configuration: TLSConfiguration) throws(ProbeError) -> OpenSSLClientContext {
-        if let cached = cache.withLock({ $0[configuration] }) { return cached }
-        let made = try OpenSSLClientContext(configuration: configuration)
-        return cache.withLock { contexts in
-            if let raced = contexts[configuration] { return raced }
-            contexts[configuration] = made
-            return made
-        }
+        try cache.value(for: configuration) { () throws(ProbeError) in try OpenSSLClientContext(configuration: configuration) }
     }
 
     private init(configuration: TLSConfiguration) throws(ProbeError) {
