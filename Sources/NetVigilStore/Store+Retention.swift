@@ -47,49 +47,48 @@ extension Store {
     /// SQLite's own foreign-key check of a chain delete would scan all results (their chain columns have no index
     /// since schema v2), so it is switched off for these transactions only, after the query has done the check.
     private func deleteUnusedChains(before cut: Int64, batchSize: Int) async throws -> Int {
-        var total = 0
-        while true {
-            let deleted: Int
-            do {
-                deleted = try await writeWithoutForeignKeys { db in
-                    let ids = try Int64.fetchAll(db, sql: """
-                        SELECT c.id FROM certificate_chains c
-                        WHERE c.last_used_ms < ?
-                          AND NOT EXISTS (SELECT 1 FROM probe_results p WHERE p.time_ms <= c.last_used_ms AND p.served_chain_id = c.id)
-                          AND NOT EXISTS (SELECT 1 FROM probe_results p WHERE p.time_ms <= c.last_used_ms AND p.validated_chain_id = c.id)
-                        LIMIT ?
-                        """, arguments: [cut, batchSize])
-                    if !ids.isEmpty {
-                        let list = ids.map(String.init).joined(separator: ",")
-                        try db.execute(sql: "DELETE FROM chain_certificates WHERE chain_id IN (\(list))")
-                        try db.execute(sql: "DELETE FROM certificate_chains WHERE id IN (\(list))")
-                        // Inside the transaction: the next writer cannot see a stale id.
-                        self.knownIDs.withLock { $0 = Store.KnownIDs() }
-                    }
-                    return ids.count
+        try await inBatches(batchSize) {
+            try await writeWithoutForeignKeys { db in
+                let ids = try Int64.fetchAll(db, sql: """
+                    SELECT c.id FROM certificate_chains c
+                    WHERE c.last_used_ms < ?
+                      AND NOT EXISTS (SELECT 1 FROM probe_results p WHERE p.time_ms <= c.last_used_ms AND p.served_chain_id = c.id)
+                      AND NOT EXISTS (SELECT 1 FROM probe_results p WHERE p.time_ms <= c.last_used_ms AND p.validated_chain_id = c.id)
+                    LIMIT ?
+                    """, arguments: [cut, batchSize])
+                if !ids.isEmpty {
+                    let list = ids.map(String.init).joined(separator: ",")
+                    try db.execute(sql: "DELETE FROM chain_certificates WHERE chain_id IN (\(list))")
+                    try db.execute(sql: "DELETE FROM certificate_chains WHERE id IN (\(list))")
+                    // Inside the transaction: the next writer cannot see a stale id.
+                    self.knownIDs.withLock { $0 = Store.KnownIDs() }
                 }
-            } catch {
-                throw Store.classify(error, path: path)
+                return ids.count
             }
-            total += deleted
-            if deleted < batchSize { return total }
-            await Task.yield()
         }
     }
 
     private func deleteInBatches(_ batchSize: Int, clearsIDCache: Bool = false, sql: String) async throws -> Int {
+        try await inBatches(batchSize) {
+            try await pool.write { db in
+                try db.execute(sql: sql, arguments: [batchSize])
+                if clearsIDCache, db.changesCount > 0 {
+                    // Inside the transaction: the next writer cannot see a stale id.
+                    self.knownIDs.withLock { $0 = Store.KnownIDs() }
+                }
+                return db.changesCount
+            }
+        }
+    }
+
+    /// Runs `transaction` (one batch, returning the rows it deleted) until a batch deletes fewer than `batchSize`,
+    /// yielding between batches; returns the rows deleted in all. Errors name the database file.
+    private func inBatches(_ batchSize: Int, _ transaction: () async throws -> Int) async throws -> Int {
         var total = 0
         while true {
             let deleted: Int
             do {
-                deleted = try await pool.write { db in
-                    try db.execute(sql: sql, arguments: [batchSize])
-                    if clearsIDCache, db.changesCount > 0 {
-                        // Inside the transaction: the next writer cannot see a stale id.
-                        self.knownIDs.withLock { $0 = Store.KnownIDs() }
-                    }
-                    return db.changesCount
-                }
+                deleted = try await transaction()
             } catch {
                 throw Store.classify(error, path: path)
             }
