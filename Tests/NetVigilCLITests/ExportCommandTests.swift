@@ -35,8 +35,7 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertEqual(filtered.status, 0, filtered.stderr)
         let lines = filtered.stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 1 + 5, "header + api probes at minutes 0, 2, 4, 6, 8")
-        let ndjson = try directory.write("f.ndjson", filtered.stdout)
-        try SchemaValidator.assertValid(ndjson, ndjson: true)
+        try SchemaValidator.assertValid(text: filtered.stdout, ndjson: true)
     }
 
     func testBadInputGivesOneLineAndTheRightExitCode() async throws {

@@ -137,9 +137,7 @@ final class EventsRouteTests: XCTestCase {
             for (event, type) in [(events[0], "reachability"), (events[1], "probe")] {
                 lines.append(#"{"type":"\#(type)","id":7,"# + event.data.dropFirst())
             }
-            let file = folder.appendingPathComponent("events.ndjson").path
-            try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
-            try SchemaValidator.assertValid(file, ndjson: true)
+            try SchemaValidator.assertValid(text: lines.joined(separator: "\n") + "\n", ndjson: true)
 
             let alert = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(events[2].data.utf8)) as? [String: Any])
             XCTAssertEqual(alert["kind"] as? String, "pin_mismatch")

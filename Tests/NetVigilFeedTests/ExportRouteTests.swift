@@ -31,9 +31,7 @@ final class ExportRouteTests: XCTestCase {
                 XCTAssertEqual(response.headers[.contentType], "application/json")
                 let text = String(buffer: response.body)
                 XCTAssertEqual(Self.withoutExportTime(text), Self.withoutExportTime(try Self.localExport(store, ExportQuery(), .json)))
-                let file = folder.appendingPathComponent("export.json").path
-                try text.write(toFile: file, atomically: true, encoding: .utf8)
-                try SchemaValidator.assertValid(file, ndjson: false)
+                try SchemaValidator.assertValid(text: text, ndjson: false)
             }
             let query = "format=ndjson&target=api&kind=probes&since=2026-11-18T11:06:44Z&until=-1s"
             try await client.execute(uri: "/v1/export?\(query)", method: .get) { response in
@@ -43,9 +41,7 @@ final class ExportRouteTests: XCTestCase {
                 let lines = text.split(separator: "\n")
                 XCTAssertEqual(lines.count, 1 + 11, "header + api probes at seconds 4, 6, ..., 24")
                 XCTAssertTrue(lines.dropFirst().allSatisfy { $0.contains("\"target\":\"api\"") })
-                let file = folder.appendingPathComponent("export.ndjson").path
-                try text.write(toFile: file, atomically: true, encoding: .utf8)
-                try SchemaValidator.assertValid(file, ndjson: true)
+                try SchemaValidator.assertValid(text: text, ndjson: true)
             }
             try await client.execute(uri: "/v1/export?format=xml", method: .get) { response in
                 XCTAssertEqual(response.status, .badRequest)

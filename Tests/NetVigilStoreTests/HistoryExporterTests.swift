@@ -30,9 +30,7 @@ final class HistoryExporterTests: XCTestCase {
         XCTAssertEqual(summary.probes, 31)
         XCTAssertEqual(summary.reachability, 10)
         XCTAssertEqual(summary.alerts, 2)
-        let file = directory.path("export.json")
-        try text.write(toFile: file, atomically: true, encoding: .utf8)
-        try SchemaValidator.assertValid(file, ndjson: false)
+        try SchemaValidator.assertValid(text: text, ndjson: false)
 
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         XCTAssertEqual(document["netvigil"] as? String, "9.9.9")
@@ -65,9 +63,7 @@ final class HistoryExporterTests: XCTestCase {
         XCTAssertEqual(lines.filter { $0.hasPrefix("{\"type\":\"probe\"") }.count, 31)
         XCTAssertEqual(lines.filter { $0.hasPrefix("{\"type\":\"reachability\"") }.count, 10)
         XCTAssertEqual(lines.filter { $0.hasPrefix("{\"type\":\"alert\"") }.count, 2)
-        let file = directory.path("export.ndjson")
-        try text.write(toFile: file, atomically: true, encoding: .utf8)
-        try SchemaValidator.assertValid(file, ndjson: true)
+        try SchemaValidator.assertValid(text: text, ndjson: true)
     }
 
     func testTimeTargetAndKindFilters() async throws {
@@ -85,9 +81,7 @@ final class HistoryExporterTests: XCTestCase {
         let (text, onlyReachability) = try export(store, ExportQuery(kinds: [.reachability]), format: .json)
         XCTAssertEqual(onlyReachability.total, 10)
         XCTAssertFalse(text.contains("\"probes\""))
-        let file = directory.path("r.json")
-        try text.write(toFile: file, atomically: true, encoding: .utf8)
-        try SchemaValidator.assertValid(file, ndjson: false)
+        try SchemaValidator.assertValid(text: text, ndjson: false)
     }
 
     func testFlushesInChunksWithConstantBuffer() async throws {
@@ -127,9 +121,7 @@ final class HistoryExporterTests: XCTestCase {
         XCTAssertEqual(object["target"] as? String, probe.target)
         XCTAssertEqual(object["url"] as? String, "a\u{FFFD}b\u{FFFD}")
         XCTAssertEqual((object["error"] as? [String: Any])?["message"] as? String, "")
-        let file = directory.path("e.ndjson")
-        try text.write(toFile: file, atomically: true, encoding: .utf8)
-        try SchemaValidator.assertValid(file, ndjson: true)
+        try SchemaValidator.assertValid(text: text, ndjson: true)
     }
 
     func testRowsMatchTheFeedEventObjects() async throws {

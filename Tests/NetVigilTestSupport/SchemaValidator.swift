@@ -29,4 +29,12 @@ public enum SchemaValidator {
         let result = try run(python, [script, file, "--schema", schema] + (ndjson ? ["--ndjson"] : []))
         XCTAssertEqual(result.status, 0, result.output, file: testFile, line: line)
     }
+
+    /// Validates `text` (a JSON document, or NDJSON lines) as `assertValid(_:ndjson:schema:)` does a file.
+    public static func assertValid(text: String, ndjson: Bool = false, schema: String = "export",
+                                   file testFile: StaticString = #filePath, line: UInt = #line) throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(ndjson ? "document.ndjson" : "document.json", text)
+        try assertValid(path, ndjson: ndjson, schema: schema, file: testFile, line: line)
+    }
 }
