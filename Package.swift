@@ -161,6 +161,6 @@ let package = Package(
         ),
         .testTarget(name: "NetVigilCLITests", dependencies: ["NetVigilStore", "NetVigilTestSupport"]),
         .testTarget(name: "NetVigilHTTPTests", dependencies: ["NetVigilHTTP", "NetVigilTrust", "NetVigilAgent", "NetVigilStore", "NetVigilTestSupport"]),
-        .testTarget(name: "NetVigilReachabilityTests", dependencies: ["NetVigilReachability", "CNetlink"]),
+        .testTarget(name: "NetVigilReachabilityTests", dependencies: ["NetVigilReachability", "CNetlink", "NetVigilTestSupport"]),
     ]
 )

@@ -28,6 +28,16 @@ public struct ProbeError: Error, Sendable, Hashable, Codable, CustomStringConver
         case bodyTooLarge
         /// The probe timed out; `phase` says in which phase.
         case timeout
+
+        /// Whether losing the network mid-probe can cause this failure (name resolution, connection, TLS
+        /// handshake, a cut-off response, a timeout). Verdicts on what the server sent (trust, status, content
+        /// type, expectations, size) are never blamed on the network.
+        public var mayBeNetworkLoss: Bool {
+            switch self {
+            case .dns, .connectRefused, .connectTimeout, .connect, .tlsHandshake, .httpProtocol, .timeout: true
+            case .invalidRequest, .trust, .status, .contentType, .expectation, .bodyTooLarge: false
+            }
+        }
     }
 
     /// The failure class.

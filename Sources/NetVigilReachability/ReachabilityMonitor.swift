@@ -108,6 +108,14 @@ public actor ReachabilityMonitor {
         hub.current(target)
     }
 
+    /// The evaluation of `target` after the watcher has applied every netlink notification queued so far and
+    /// re-evaluated every target: use it to confirm a status right after a connection failed (the link may have
+    /// gone down a moment ago). Same as `current` when the watcher is not running.
+    public func refreshed(_ target: ReachabilityTarget) async -> ReachabilityEvaluation? {
+        await roundTrip { .refresh(ack: $0) }
+        return hub.current(target)
+    }
+
     /// Adds targets; when running, returns after they have been evaluated.
     public func add(_ targets: [ReachabilityTarget]) async {
         let new = targets.reduce(into: [ReachabilityTarget]()) { list, target in

@@ -16,6 +16,8 @@ final class ReachabilityWatcher: @unchecked Sendable {
         case remove([ReachabilityTarget])
         case intervention(ReachabilityTarget, Bool, ack: UInt64)
         case snapshot(UInt64)
+        /// Drain pending notifications, recompute every target, then acknowledge.
+        case refresh(ack: UInt64)
         case stop
     }
 
@@ -399,6 +401,9 @@ final class ReachabilityWatcher: @unchecked Sendable {
                 recompute = true
             case let .snapshot(id):
                 pendingSnapshots.append(id)
+                recompute = true
+            case let .refresh(ack):
+                pendingAcks.append(ack)
                 recompute = true
             case .stop:
                 stopRequested = true

@@ -24,7 +24,6 @@ final class ExportRouteTests: XCTestCase {
         let directory = try TemporaryDirectory()
         let store = try await HistoryRouteTests.seededStore(directory)
         let app = HistoryRouteTests.makeApp(store)
-        let folder = directory.url
         try await app.test(.live) { client in
             try await client.execute(uri: "/v1/export", method: .get) { response in
                 XCTAssertEqual(response.status, .ok)

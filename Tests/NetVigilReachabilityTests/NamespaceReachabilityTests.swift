@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilTestSupport
 import NetVigilReachability
 import XCTest
 

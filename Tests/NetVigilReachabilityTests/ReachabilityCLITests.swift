@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilTestSupport
 import XCTest
 
 /// The real `netvigil reachability` binary under `ip netns exec` (which also bind-mounts /etc/netns/NAME/*).

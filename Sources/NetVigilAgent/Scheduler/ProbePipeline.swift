@@ -41,7 +41,13 @@ public struct ProbePipeline: Sendable {
             record = Self.skipped(target, evaluation: evaluation)
         } else {
             let result = await prober.probe(target.request, configuration: target.configuration)
-            record = result.record(target: target.name, reachabilityStatus: evaluation?.status.name)
+            if let error = result.error, error.kind.mayBeNetworkLoss, let after = await refreshedReachability(target),
+               after.status == .notReachable {
+                // The link went down while the probe ran: the machine is offline, not the target.
+                record = Self.skipped(target, evaluation: after, failure: error)
+            } else {
+                record = result.record(target: target.name, reachabilityStatus: evaluation?.status.name)
+            }
         }
         var decision = AlertDecision()
         if let alerts {
@@ -79,12 +85,21 @@ public struct ProbePipeline: Sendable {
         return await reachability.current(host)
     }
 
-    /// A skipped result carrying the reachability evaluation that caused it.
-    static func skipped(_ target: ProbeTarget, evaluation: ReachabilityEvaluation, now: Timestamp = .now()) -> ProbeRecord {
+    /// The host's reachability once the watcher has applied every netlink notification queued so far.
+    func refreshedReachability(_ target: ProbeTarget) async -> ReachabilityEvaluation? {
+        guard let reachability, let host = target.reachabilityTarget else { return nil }
+        return await reachability.refreshed(host)
+    }
+
+    /// A skipped result carrying the reachability evaluation that caused it; `failure` is the error of a probe
+    /// that ran while the host stopped being reachable.
+    static func skipped(_ target: ProbeTarget, evaluation: ReachabilityEvaluation, failure: ProbeError? = nil,
+                        now: Timestamp = .now()) -> ProbeRecord {
         let flags = evaluation.flags.names
+        let state = "\(target.host) is NotReachable (flags: \(flags.isEmpty ? "none" : flags.joined(separator: ",")))"
         return ProbeRecord(
             time: now, target: target.name, url: target.url, outcome: .skipped,
-            errorMessage: "not probed: \(target.host) is NotReachable (flags: \(flags.isEmpty ? "none" : flags.joined(separator: ",")))",
+            errorMessage: failure.map { "probe failed as the network went away (\($0)); \(state)" } ?? "not probed: \(state)",
             reachabilityStatus: evaluation.status.name,
             detailsJSON: "{\"reachability\":\(evaluation.jsonLine())}")
     }

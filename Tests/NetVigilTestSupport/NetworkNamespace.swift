@@ -2,15 +2,15 @@ import Foundation
 import XCTest
 
 /// Result of a finished child process.
-struct ProcessOutput {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+public struct ProcessOutput: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
 }
 
 /// Runs a program to completion (no shell).
 @discardableResult
-func runProcess(_ arguments: [String], check: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws
+public func runProcess(_ arguments: [String], check: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws
     -> ProcessOutput
 {
     let process = Process()
@@ -34,24 +34,24 @@ func runProcess(_ arguments: [String], check: Bool = true, file: StaticString = 
     return result
 }
 
-enum NamespaceError: Error {
+public enum NamespaceError: Error {
     case commandFailed(String, String)
     case notRoot
 }
 
 /// A network namespace created for one test (`nvt-<pid>-<n>`), removed in teardown even when the test fails.
 /// Never touches the host's own interfaces: every command runs with `ip -n NAME` or `ip netns exec NAME`.
-final class NetworkNamespace: @unchecked Sendable {
-    let name: String
+public final class NetworkNamespace: @unchecked Sendable {
+    public let name: String
     private var removed = false
     nonisolated(unsafe) private static var counter = 0
     nonisolated(unsafe) private static var cleaned = false
 
     /// `/var/run/netns/NAME`, for `ReachabilityMonitor.Options.networkNamespacePath`.
-    var path: String { "/var/run/netns/\(name)" }
+    public var path: String { "/var/run/netns/\(name)" }
 
     /// Creates the namespace and brings its loopback up. Skips the test when not root.
-    init(for testCase: XCTestCase) throws {
+    public init(for testCase: XCTestCase) throws {
         guard getuid() == 0 else { throw XCTSkip("network-namespace tests need root (CI runs them as root)") }
         Self.cleanStale()
         Self.counter += 1
@@ -63,18 +63,18 @@ final class NetworkNamespace: @unchecked Sendable {
 
     /// `ip -n NAME ARGS...`.
     @discardableResult
-    func ip(_ arguments: String..., check: Bool = true) throws -> ProcessOutput {
+    public func ip(_ arguments: String..., check: Bool = true) throws -> ProcessOutput {
         try runProcess(["ip", "-n", name] + arguments, check: check)
     }
 
     /// `ip netns exec NAME ARGS...`.
     @discardableResult
-    func exec(_ arguments: [String], check: Bool = true) throws -> ProcessOutput {
+    public func exec(_ arguments: [String], check: Bool = true) throws -> ProcessOutput {
         try runProcess(["ip", "netns", "exec", name] + arguments, check: check)
     }
 
     /// A veth pair `a`–`b` inside the namespace, both up, `a` with `address` (CIDR).
-    func addVethPair(_ a: String, _ b: String, address: String? = nil) throws {
+    public func addVethPair(_ a: String, _ b: String, address: String? = nil) throws {
         try ip("link", "add", a, "type", "veth", "peer", "name", b)
         try ip("link", "set", a, "up")
         try ip("link", "set", b, "up")
@@ -82,13 +82,13 @@ final class NetworkNamespace: @unchecked Sendable {
     }
 
     /// Files for `ip netns exec` (bind-mounted over /etc): `/etc/netns/NAME/FILE`.
-    func writeEtcFile(_ file: String, _ contents: String) throws {
+    public func writeEtcFile(_ file: String, _ contents: String) throws {
         let dir = "/etc/netns/\(name)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try contents.write(toFile: "\(dir)/\(file)", atomically: true, encoding: .utf8)
     }
 
-    func remove() {
+    public func remove() {
         guard !removed else { return }
         removed = true
         _ = try? runProcess(["ip", "netns", "del", name], check: false)
@@ -98,7 +98,7 @@ final class NetworkNamespace: @unchecked Sendable {
     deinit { remove() }
 
     /// Removes `nvt-PID-*` namespaces left by test processes that no longer exist.
-    static func cleanStale() {
+    public static func cleanStale() {
         guard !cleaned else { return }
         cleaned = true
         guard let list = try? runProcess(["ip", "netns", "list"], check: false) else { return }
@@ -112,26 +112,4 @@ final class NetworkNamespace: @unchecked Sendable {
             }
         }
     }
-}
-
-/// The `netvigil` binary built next to the test bundle (`swift test` builds all products).
-func netvigilBinary() throws -> String {
-    var candidates: [URL] = []
-    if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
-    candidates.append(Bundle.main.bundleURL)
-    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-    candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-    for directory in candidates {
-        var url = directory
-        for _ in 0..<4 {
-            let binary = url.appendingPathComponent("netvigil").path
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: binary, isDirectory: &isDirectory), !isDirectory.boolValue,
-               FileManager.default.isExecutableFile(atPath: binary) {
-                return binary
-            }
-            url = url.deletingLastPathComponent()
-        }
-    }
-    throw NamespaceError.commandFailed("find netvigil binary", "not found near \(Bundle.main.bundleURL.path)")
 }
