@@ -294,7 +294,7 @@ public struct HTTPProber: Sendable {
         if let query = request.url.query(percentEncoded: true) { uri += "?" + query }
         var headers = HTTPHeaders()
         if request.header("Host") == nil {
-            let hostField = host.contains(":") ? "[\(host)]" : host
+            let hostField = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
             headers.add(name: "Host", value: port == (usesTLS ? 443 : 80) ? hostField : "\(hostField):\(port)")
         }
         for header in request.headers { headers.add(name: header.name, value: header.value) }

@@ -41,14 +41,10 @@ public struct PublicKeyInfo: Sendable, Hashable, Codable, CustomStringConvertibl
 
 extension Certificate {
     /// The subject distinguished name in one line, RFC 2253 order (`CN=leaf,O=Example`).
-    public var subject: String {
-        Self.oneLine(X509_get_subject_name(handle.pointer))
-    }
+    public var subject: String { handle.subjectLine }
 
     /// The issuer distinguished name in one line, RFC 2253 order.
-    public var issuer: String {
-        Self.oneLine(X509_get_issuer_name(handle.pointer))
-    }
+    public var issuer: String { handle.issuerLine }
 
     /// The first commonName of the subject, if any.
     public var commonName: String? {

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import Synchronization
 
 /// Owns one reference of an OpenSSL `X509` plus the digests netvigil needs on every evaluation.
 ///
@@ -14,6 +15,8 @@ final class X509Handle: @unchecked Sendable {
     let derSHA256: Data
     /// SHA-256 of the DER SubjectPublicKeyInfo.
     let spkiSHA256: Data
+    /// Subject and issuer in one line, formatted on first use (every evaluation message names the anchor).
+    private let nameLines = Mutex<(subject: String?, issuer: String?)>((nil, nil))
 
     /// Parses DER. Returns nil when OpenSSL rejects the bytes or trailing bytes follow the certificate.
     init?(der: Data) {
@@ -57,6 +60,22 @@ final class X509Handle: @unchecked Sendable {
 
     deinit {
         X509_free(pointer)
+    }
+
+    /// The subject distinguished name in one line (RFC 2253 order).
+    var subjectLine: String {
+        if let line = nameLines.withLock({ $0.subject }) { return line }
+        let line = Certificate.oneLine(X509_get_subject_name(pointer))
+        nameLines.withLock { $0.subject = line }
+        return line
+    }
+
+    /// The issuer distinguished name in one line (RFC 2253 order).
+    var issuerLine: String {
+        if let line = nameLines.withLock({ $0.issuer }) { return line }
+        let line = Certificate.oneLine(X509_get_issuer_name(pointer))
+        nameLines.withLock { $0.issuer = line }
+        return line
     }
 
     static func sha256(_ data: Data) -> Data {

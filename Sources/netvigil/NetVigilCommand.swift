@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NetVigilAgent
+import NetVigilHTTP
 
 /// The `netvigil` command line: the daemon and the operator tools around it.
 @main
@@ -24,6 +25,7 @@ struct NetVigilCommand: AsyncParsableCommand {
 
     /// Parses and runs; usage errors print one line (`netvigil: ...`) and exit 64, help and version print in full.
     static func main() async {
+        EventLoopExecutor.install()  // Swift tasks on NIO's event loops: no thread switch per await of a probe
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
