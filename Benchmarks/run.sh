@@ -37,25 +37,30 @@ PY
   rm -rf "$(dirname "$db")"
 }
 
-# nginx on a loopback port answering 204 at /, in a temporary prefix; prints the port.
-start_nginx() {
-  local prefix=$1 port=$2
+# nginx in the temporary prefix $1 with $2 worker processes serving the server blocks $3 (access log off).
+run_nginx() {
+  local prefix=$1 workers=$2 servers=$3
   mkdir -p "$prefix/logs"
   cat > "$prefix/nginx.conf" <<CONF
 daemon on;
 pid $prefix/nginx.pid;
 error_log $prefix/logs/error.log;
-worker_processes 1;
+worker_processes $workers;
 worker_rlimit_nofile 8192;
 events { worker_connections 4096; }
 http {
   access_log off;
   client_body_temp_path $prefix/body; proxy_temp_path $prefix/proxy; fastcgi_temp_path $prefix/fastcgi;
   uwsgi_temp_path $prefix/uwsgi; scgi_temp_path $prefix/scgi;
-  server { listen 127.0.0.1:$port; location / { return 204; } }
+$servers
 }
 CONF
   /usr/sbin/nginx -p "$prefix" -c "$prefix/nginx.conf"
+}
+
+# Plain HTTP nginx answering 204 on 127.0.0.1:$2 (one worker).
+start_nginx() {
+  run_nginx "$1" 1 "  server { listen 127.0.0.1:$2; location / { return 204; } }"
 }
 
 # 1,000 targets every 10 s against loopback nginx for 5 minutes (SCHEDULER_SECONDS to change).
@@ -135,29 +140,14 @@ make_loopback_pki() {
 # (the same answer; the TLS-handshake-failure path probes it with https://).
 start_tls_nginx() {
   local prefix=$1 port=$2 plain=$3
-  mkdir -p "$prefix/logs"
-  cat > "$prefix/nginx.conf" <<CONF
-daemon on;
-pid $prefix/nginx.pid;
-error_log $prefix/logs/error.log;
-worker_processes auto;
-worker_rlimit_nofile 8192;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path $prefix/body; proxy_temp_path $prefix/proxy; fastcgi_temp_path $prefix/fastcgi;
-  uwsgi_temp_path $prefix/uwsgi; scgi_temp_path $prefix/scgi;
-  server {
+  run_nginx "$prefix" auto "  server {
     listen 127.0.0.1:$port ssl;
     ssl_certificate $prefix/leaf.pem;
     ssl_certificate_key $prefix/leaf.key;
     ssl_protocols TLSv1.2 TLSv1.3;
-    location / { default_type text/plain; return 200 "netvigil probe benchmark\n"; }
+    location / { default_type text/plain; return 200 \"netvigil probe benchmark\\n\"; }
   }
-  server { listen 127.0.0.1:$plain; location / { default_type text/plain; return 200 "netvigil probe benchmark\n"; } }
-}
-CONF
-  /usr/sbin/nginx -p "$prefix" -c "$prefix/nginx.conf"
+  server { listen 127.0.0.1:$plain; location / { default_type text/plain; return 200 \"netvigil probe benchmark\\n\"; } }"
 }
 
 # Request stack (issue #5 §7): one HTTPS probe vs curl, probes per CPU-second vs prometheus-blackbox-exporter at
