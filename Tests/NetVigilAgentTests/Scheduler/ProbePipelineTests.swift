@@ -12,31 +12,17 @@ import XCTest
 /// slow server on the host's loopback. Taking `lo` down during a probe is the race of a link dropping between the
 /// reachability check and the connect.
 final class ProbePipelineTests: XCTestCase {
-    private var directory: TemporaryDirectory!
-    private var server: SlowHTTPServer!
-    private var store: Store!
-    private var writer: StoreWriter!
-    private var writerTask: Task<Void, any Error>!
+    private var harness: PipelineHarness!
 
-    override func setUpWithError() throws {
-        directory = try TemporaryDirectory()
-        server = try SlowHTTPServer(directory: directory)
-        store = try Store.open(path: directory.path("state/netvigil.sqlite"))
-        writer = StoreWriter(store: store, logger: Logger(label: "test"))
-        let writer = self.writer!
-        writerTask = Task { try await writer.run() }
-    }
+    override func setUpWithError() throws { harness = try PipelineHarness() }
 
-    override func tearDown() {
-        writer?.close()
-        server?.stop()
-    }
+    override func tearDown() { harness?.close() }
 
     /// A target whose server answers after `delayMs`.
     private func target(delayMs: Int, timeout: String, expect: String = "") throws -> ProbeTarget {
         let yaml = """
             targets:
-              - { name: slow, url: "http://127.0.0.1:\(server.port)/slow/slow?ms=\(delayMs)", interval: 10s, timeout: \(timeout)\(expect) }
+              - { name: slow, url: "http://127.0.0.1:\(harness.server.port)/slow/slow?ms=\(delayMs)", interval: 10s, timeout: \(timeout)\(expect) }
             """
         return try XCTUnwrap(AgentConfiguration(yaml: yaml, file: "test.yml").targets.targets.first)
     }
@@ -50,7 +36,7 @@ final class ProbePipelineTests: XCTestCase {
         addTeardownBlock { await monitor.stop() }
         let before = await monitor.current(loopback)
         XCTAssertEqual(before?.status, .reachableViaWiFi, "loopback is up in the namespace")
-        let pipeline = ProbePipeline(prober: HTTPProber(), writer: writer, states: TargetStates(), events: EventHub(),
+        let pipeline = ProbePipeline(prober: HTTPProber(), writer: harness.writer, states: TargetStates(), events: EventHub(),
                                      reachability: monitor, logger: Logger(label: "test"))
         return (pipeline, monitor, namespace)
     }
@@ -65,8 +51,8 @@ final class ProbePipelineTests: XCTestCase {
 
     /// The outcomes of the stored probe rows, oldest first.
     private func storedOutcomes() async throws -> [String] {
-        try await writer.write(WriteBatch())
-        let page = try HistoryExporter(store: store, version: "test").page(ExportQuery(kinds: [.probes]), after: nil, limit: 100)
+        try await harness.writer.write(WriteBatch())
+        let page = try HistoryExporter(store: harness.store, version: "test").page(ExportQuery(kinds: [.probes]), after: nil, limit: 100)
         return page.items.compactMap { item in
             (try? JSONSerialization.jsonObject(with: Data(item)) as? [String: Any])?["outcome"] as? String
         }

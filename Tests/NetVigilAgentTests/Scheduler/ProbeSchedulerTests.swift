@@ -7,24 +7,17 @@ import XCTest
 @testable import NetVigilAgent
 
 final class ProbeSchedulerTests: XCTestCase {
-    private var directory: TemporaryDirectory!
-    private var server: SlowHTTPServer!
-    private var store: Store!
-    private var writer: StoreWriter!
-    private var writerTask: Task<Void, any Error>!
+    private var harness: PipelineHarness!
+    private var server: SlowHTTPServer { harness.server }
+    private var store: Store { harness.store }
+    private var writer: StoreWriter { harness.writer }
 
     override func setUpWithError() throws {
-        directory = try TemporaryDirectory()
-        server = try SlowHTTPServer(directory: directory)
-        store = try Store.open(path: directory.path("state/netvigil.sqlite"))
-        writer = StoreWriter(store: store, logger: Logger(label: "test"))
-        let writer = self.writer!
-        writerTask = Task { try await writer.run() }
+        harness = try PipelineHarness()
     }
 
     override func tearDown() {
-        writer?.close()
-        server?.stop()
+        harness?.close()
     }
 
     private func targets(_ entries: [(name: String, interval: String, delayMs: Int)]) throws -> [ProbeTarget] {
