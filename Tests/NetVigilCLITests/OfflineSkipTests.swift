@@ -68,6 +68,11 @@ final class OfflineSkipTests: XCTestCase {
         let directory = try TemporaryDirectory()
         let web = inNamespace(server, ["python3", "-m", "http.server", "8080", "--bind", "10.78.0.2", "--directory", directory.url.path])
         try web.run()
+        // The daemon starts once the server listens: a first probe refused by a server still starting would page.
+        try waitUntil("the server in the peer namespace to listen", timeout: 20, log: "/dev/null") {
+            (try? ProcessRunner.run(["netns", "exec", agent, "curl", "-s", "-o", "/dev/null", "-m", "1", "http://10.78.0.2:8080/"],
+                                    executable: URL(fileURLWithPath: "/usr/sbin/ip"), timeout: 10).status) == 0
+        }
         let feed = 9337
         let config = try directory.write("netvigil.yml", """
             storage: { path: \(directory.path("state/netvigil.sqlite")) }
@@ -93,8 +98,9 @@ final class OfflineSkipTests: XCTestCase {
         try waitUntil("skipped probes", timeout: 10, log: log) { peer()?["status"] as? String == "skipped" }
         Thread.sleep(forTimeInterval: 2.5)
         let skipped = try XCTUnwrap(peer())
+        func logTail() -> String { String(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").suffix(3_000)) }
         XCTAssertEqual(skipped["status"] as? String, "skipped")
-        XCTAssertEqual(skipped["consecutive_failures"] as? Int, 0, "skips are not failures")
+        XCTAssertEqual(skipped["consecutive_failures"] as? Int, 0, "skips are not failures; daemon log tail:\n\(logTail())")
         XCTAssertEqual((skipped["firing_alerts"] as? [Any])?.count, 0)
         let last = try XCTUnwrap(skipped["last_result"] as? [String: Any])
         XCTAssertEqual(last["reachability_status"] as? String, "NotReachable")
@@ -106,7 +112,7 @@ final class OfflineSkipTests: XCTestCase {
         daemon.waitUntilExit()
 
         let alerts = (try? String(contentsOfFile: directory.path("alerts.ndjson"), encoding: .utf8)) ?? ""
-        XCTAssertFalse(alerts.contains("target_down"), "an offline machine must not page: \(alerts)")
+        XCTAssertFalse(alerts.contains("target_down"), "an offline machine must not page: \(alerts)\ndaemon log tail:\n\(logTail())")
         let export = try ProcessRunner.run(["export", "--config", config, "--format", "ndjson"])
         XCTAssertEqual(export.status, 0, export.stderr)
         let rows = export.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
