@@ -20,7 +20,7 @@ final class ReachabilityCLITests: XCTestCase {
         let ns = try makeNamespace()
         try ns.writeEtcFile("hosts", "127.0.0.1 localhost\n10.77.0.9 web.nvt.test\n192.0.2.50 far.nvt.test\n")
         try ns.writeEtcFile("resolv.conf", "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n")
-        let binary = try netvigilBinary()
+        let binary = ProcessRunner.binary.path
 
         let result = try ns.exec([binary, "reachability", "web.nvt.test", "far.nvt.test", "nothere.invalid", "--json"],
                                  check: false)
@@ -48,7 +48,7 @@ final class ReachabilityCLITests: XCTestCase {
     }
 
     func testBadTargetIsOneLineAndExit64() throws {
-        let binary = try netvigilBinary()
+        let binary = ProcessRunner.binary.path
         let result = try runProcess([binary, "reachability", "not a host"], check: false)
         XCTAssertEqual(result.status, 64)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1)
@@ -58,7 +58,7 @@ final class ReachabilityCLITests: XCTestCase {
 
     func testWatchPrintsOneJSONLinePerChange() throws {
         let ns = try makeNamespace()
-        let binary = try netvigilBinary()
+        let binary = ProcessRunner.binary.path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["ip", "netns", "exec", ns.name, binary, "reachability", "--watch", "--json"]

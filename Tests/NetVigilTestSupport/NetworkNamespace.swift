@@ -1,32 +1,15 @@
 import Foundation
 import XCTest
 
-/// Result of a finished child process.
-public struct ProcessOutput: Sendable {
-    public var status: Int32
-    public var stdout: String
-    public var stderr: String
-}
-
-/// Runs a program to completion (no shell).
+/// Runs a program to completion (no shell; a bare name is looked up in PATH) through `ProcessRunner`; with `check`,
+/// a non-zero exit fails the test and throws.
 @discardableResult
 public func runProcess(_ arguments: [String], check: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws
-    -> ProcessOutput
+    -> ProcessRunner.Result
 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : "/usr/bin/env")
-    process.arguments = arguments[0].hasPrefix("/") ? Array(arguments.dropFirst()) : arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let result = ProcessOutput(
-        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-        stderr: String(decoding: errData, as: UTF8.self))
+    let absolute = arguments[0].hasPrefix("/")
+    let result = try ProcessRunner.run(absolute ? Array(arguments.dropFirst()) : arguments,
+                                       executable: URL(fileURLWithPath: absolute ? arguments[0] : "/usr/bin/env"))
     if check && result.status != 0 {
         XCTFail("\(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)", file: file, line: line)
         throw NamespaceError.commandFailed(arguments.joined(separator: " "), result.stderr)
@@ -63,13 +46,13 @@ public final class NetworkNamespace: @unchecked Sendable {
 
     /// `ip -n NAME ARGS...`.
     @discardableResult
-    public func ip(_ arguments: String..., check: Bool = true) throws -> ProcessOutput {
+    public func ip(_ arguments: String..., check: Bool = true) throws -> ProcessRunner.Result {
         try runProcess(["ip", "-n", name] + arguments, check: check)
     }
 
     /// `ip netns exec NAME ARGS...`.
     @discardableResult
-    public func exec(_ arguments: [String], check: Bool = true) throws -> ProcessOutput {
+    public func exec(_ arguments: [String], check: Bool = true) throws -> ProcessRunner.Result {
         try runProcess(["ip", "netns", "exec", name] + arguments, check: check)
     }
 
