@@ -16,7 +16,12 @@ final class X509Handle: @unchecked Sendable {
     /// SHA-256 of the DER SubjectPublicKeyInfo.
     let spkiSHA256: Data
     /// Subject and issuer in one line, formatted on first use (every evaluation message names the anchor).
-    private let nameLines = Mutex<(subject: String?, issuer: String?)>((nil, nil))
+    private let nameLines = Mutex(NameLines())
+
+    private struct NameLines {
+        var subject: String?
+        var issuer: String?
+    }
 
     /// Parses DER. Returns nil when OpenSSL rejects the bytes or trailing bytes follow the certificate.
     init?(der: Data) {
@@ -63,18 +68,15 @@ final class X509Handle: @unchecked Sendable {
     }
 
     /// The subject distinguished name in one line (RFC 2253 order).
-    var subjectLine: String {
-        if let line = nameLines.withLock({ $0.subject }) { return line }
-        let line = Certificate.oneLine(X509_get_subject_name(pointer))
-        nameLines.withLock { $0.subject = line }
-        return line
-    }
+    var subjectLine: String { nameLine(\.subject, X509_get_subject_name) }
 
     /// The issuer distinguished name in one line (RFC 2253 order).
-    var issuerLine: String {
-        if let line = nameLines.withLock({ $0.issuer }) { return line }
-        let line = Certificate.oneLine(X509_get_issuer_name(pointer))
-        nameLines.withLock { $0.issuer = line }
+    var issuerLine: String { nameLine(\.issuer, X509_get_issuer_name) }
+
+    private func nameLine(_ slot: WritableKeyPath<NameLines, String?>, _ name: (OpaquePointer?) -> OpaquePointer?) -> String {
+        if let line = nameLines.withLock({ $0[keyPath: slot] }) { return line }
+        let line = Certificate.oneLine(name(pointer))
+        nameLines.withLock { $0[keyPath: slot] = line }
         return line
     }
 

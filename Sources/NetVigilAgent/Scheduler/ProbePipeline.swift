@@ -41,7 +41,7 @@ public struct ProbePipeline: Sendable {
             record = Self.skipped(target, evaluation: evaluation)
         } else {
             let result = await prober.probe(target.request, configuration: target.configuration)
-            if let error = result.error, error.kind.mayBeNetworkLoss, let after = await refreshedReachability(target),
+            if let error = result.error, error.kind.mayBeNetworkLoss, let after = await hostReachability(target, refreshed: true),
                after.status == .notReachable {
                 // The link went down while the probe ran: the machine is offline, not the target.
                 record = Self.skipped(target, evaluation: after, failure: error)
@@ -79,16 +79,11 @@ public struct ProbePipeline: Sendable {
         return record
     }
 
-    /// The host's reachability, nil when there is no monitor or no evaluation yet.
-    func hostReachability(_ target: ProbeTarget) async -> ReachabilityEvaluation? {
+    /// The host's reachability, nil when there is no monitor or no evaluation yet; `refreshed`: once the watcher
+    /// has applied every netlink notification queued so far.
+    func hostReachability(_ target: ProbeTarget, refreshed: Bool = false) async -> ReachabilityEvaluation? {
         guard let reachability, let host = target.reachabilityTarget else { return nil }
-        return await reachability.current(host)
-    }
-
-    /// The host's reachability once the watcher has applied every netlink notification queued so far.
-    func refreshedReachability(_ target: ProbeTarget) async -> ReachabilityEvaluation? {
-        guard let reachability, let host = target.reachabilityTarget else { return nil }
-        return await reachability.refreshed(host)
+        return refreshed ? await reachability.refreshed(host) : await reachability.current(host)
     }
 
     /// A skipped result carrying the reachability evaluation that caused it; `failure` is the error of a probe
