@@ -153,7 +153,8 @@ start_tls_nginx() {
 # Request stack (issue #5 §7): one HTTPS probe vs curl, probes per CPU-second vs prometheus-blackbox-exporter at
 # concurrency 1/16/64 with `openssl s_time -new` as the ceiling, RSS and descriptors over 10,000 probes (and over the
 # failure paths). Every probe on every side is a new TCP connection and a full TLS handshake to the same nginx URL.
-# PROBE_RUNS (single probes, default 200), PROBE_SECONDS (per throughput point, 20), PROBE_RSS_PROBES (10000).
+# PROBE_RUNS (single probes, default 200), PROBE_SECONDS (per throughput run, 10), PROBE_ROUNDS (interleaved
+# netvigil/blackbox_exporter runs per concurrency, 3), PROBE_RSS_PROBES (10000).
 run_probe() {
   release --product ProbeBenchmarks
   release --product netvigil
@@ -162,7 +163,7 @@ run_probe() {
   fi
   local dir; dir=$(mktemp -d)
   local port=18490 plain=18491 bbe=18492 closed=18493 silent=18494
-  local url="https://127.0.0.1:$port/" runs=${PROBE_RUNS:-200} seconds=${PROBE_SECONDS:-20} rss=${PROBE_RSS_PROBES:-10000}
+  local url="https://127.0.0.1:$port/" runs=${PROBE_RUNS:-200} seconds=${PROBE_SECONDS:-10} rss=${PROBE_RSS_PROBES:-10000}
   PROBE_DIR=$dir
   probe_cleanup() {
     if [ -n "${PROBE_EXPORTER:-}" ]; then kill "$PROBE_EXPORTER" 2>/dev/null; wait "$PROBE_EXPORTER" 2>/dev/null || true; fi
@@ -230,10 +231,8 @@ YML
   curl -sf -o "$dir/first-probe.txt" "http://127.0.0.1:$bbe/probe?target=$url&module=https_2xx" || true
   grep -q '^probe_success 1' "$dir/first-probe.txt" \
     || { echo "blackbox_exporter probe of $url failed:"; curl -s "http://127.0.0.1:$bbe/probe?target=$url&module=https_2xx&debug=true"; exit 1; }
-  for concurrency in 1 16 64; do
-    echo "load: $(uptime | sed 's/.*load/load/')"
-    "$bin/ProbeBenchmarks" throughput --url "$url" --ca "$dir/ca.pem" --concurrency "$concurrency" --seconds "$seconds"
-    python3 - "$PROBE_EXPORTER" "127.0.0.1:$bbe" "$url" "$concurrency" "$seconds" <<'PY'
+  # The exporter's driver: `concurrency` keep-alive clients for `seconds` (after 2 s warm-up); prints a RESULT line.
+  cat > "$dir/drive-blackbox.py" <<'PY'
 import http.client, os, sys, threading, time, urllib.parse
 pid, address, target, concurrency, seconds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
 path = "/probe?" + urllib.parse.urlencode({"target": target, "module": "https_2xx"})
@@ -270,7 +269,39 @@ print(f"  {probes / elapsed:.1f} probes/s wall; exporter CPU {used:.2f} s ({used
 print(f"RESULT blackbox concurrency={concurrency} probes={probes} ok={counts['ok']} seconds={elapsed:.3f} cpu={used:.3f} "
       f"per_cpu_second={probes / used:.1f} per_second={probes / elapsed:.1f}")
 PY
+  # netvigil and blackbox_exporter take turns, $PROBE_ROUNDS rounds per concurrency: this machine's speed drifts by a
+  # third within minutes, and alternating short runs puts both sides under the same drift. The summary pools the
+  # rounds (all probes / all CPU seconds per side) and shows each round's ratio.
+  local rounds=${PROBE_ROUNDS:-3}
+  : > "$dir/throughput.txt"
+  for concurrency in 1 16 64; do
+    echo "load: $(uptime | sed 's/.*load/load/')"
+    for round in $(seq "$rounds"); do
+      echo "round $round of $rounds, concurrency $concurrency"
+      "$bin/ProbeBenchmarks" throughput --url "$url" --ca "$dir/ca.pem" --concurrency "$concurrency" --seconds "$seconds" \
+        | tee -a "$dir/throughput.txt"
+      python3 "$dir/drive-blackbox.py" "$PROBE_EXPORTER" "127.0.0.1:$bbe" "$url" "$concurrency" "$seconds" \
+        | tee -a "$dir/throughput.txt"
+    done
   done
+  python3 - "$dir/throughput.txt" <<'PY'
+import collections, re, sys
+runs = collections.defaultdict(list)  # (side, concurrency) -> [(probes, cpu)]
+for line in open(sys.argv[1]):
+    match = re.match(r"RESULT (throughput|blackbox) concurrency=(\d+) probes=(\d+) .*cpu=([\d.]+)", line)
+    if match:
+        side, concurrency, probes, cpu = match.groups()
+        runs[(side, int(concurrency))].append((int(probes), float(cpu)))
+print("probes per client CPU-second, netvigil vs blackbox_exporter, pooled over the rounds:")
+for concurrency in sorted({c for _, c in runs}):
+    ours, theirs = runs[("throughput", concurrency)], runs[("blackbox", concurrency)]
+    def pooled(pairs): return sum(p for p, _ in pairs) / sum(c for _, c in pairs)
+    rounds = [(a[0] / a[1]) / (b[0] / b[1]) for a, b in zip(ours, theirs)]
+    print(f"  concurrency {concurrency}: {pooled(ours):.0f} vs {pooled(theirs):.0f} = {pooled(ours) / pooled(theirs):.2f}x "
+          f"(rounds: {', '.join(f'{r:.2f}x' for r in rounds)})")
+    print(f"RESULT ratio concurrency={concurrency} netvigil={pooled(ours):.1f} blackbox={pooled(theirs):.1f} "
+          f"ratio={pooled(ours) / pooled(theirs):.3f} rounds={len(rounds)} min={min(rounds):.3f} max={max(rounds):.3f}")
+PY
   kill "$PROBE_EXPORTER" 2>/dev/null; wait "$PROBE_EXPORTER" 2>/dev/null || true
   PROBE_EXPORTER=""
 

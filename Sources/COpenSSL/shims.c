@@ -28,6 +28,35 @@ long cossl_SSL_set_tlsext_host_name(SSL *ssl, const char *name) { return SSL_set
 long cossl_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) { return SSL_CTX_set_min_proto_version(ctx, version); }
 long cossl_SSL_set_mode(SSL *ssl, long mode) { return SSL_set_mode(ssl, mode); }
 
+// The same cipher suites as OpenSSL's defaults, with AES-128-GCM (SHA-256) moved first, as Go, Chrome and Firefox
+// order them: TLS 1.3 suites set explicitly; the TLS 1.2 list keeps the system default's ciphers and relative order
+// otherwise. Returns 1, or 0 when OpenSSL refused a list (the context then keeps OpenSSL's defaults for it).
+int cossl_SSL_CTX_prefer_aes128_gcm(SSL_CTX *ctx) {
+    int ok = SSL_CTX_set_ciphersuites(ctx, "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256");
+    STACK_OF(SSL_CIPHER) *ciphers = SSL_CTX_get_ciphers(ctx);
+    if (ciphers == NULL) return 0;
+    char list[8192];
+    size_t used = 0;
+    // Two passes: the ECDHE AES-128-GCM ciphers, then every other TLS 1.2 cipher.
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < sk_SSL_CIPHER_num(ciphers); i++) {
+            const SSL_CIPHER *cipher = sk_SSL_CIPHER_value(ciphers, i);
+            if (strcmp(SSL_CIPHER_get_version(cipher), "TLSv1.3") == 0) continue;  // set above
+            const char *name = SSL_CIPHER_get_name(cipher);
+            int preferred = strncmp(name, "ECDHE-", 6) == 0 && strstr(name, "-AES128-GCM-SHA256") != NULL;
+            if (preferred != (pass == 0)) continue;
+            size_t length = strlen(name);
+            if (used + length + 2 > sizeof(list)) return 0;
+            if (used > 0) list[used++] = ':';
+            memcpy(list + used, name, length);
+            used += length;
+        }
+    }
+    list[used] = 0;
+    if (used > 0 && !SSL_CTX_set_cipher_list(ctx, list)) ok = 0;
+    return ok;
+}
+
 int cossl_X509_is_ca(X509 *x) { return X509_check_ca(x) != 0 ? 1 : 0; }
 
 int cossl_X509_key_bits(X509 *x) {

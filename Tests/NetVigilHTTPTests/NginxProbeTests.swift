@@ -22,6 +22,9 @@ final class NginxProbeTests: ProbeTestCase {
         XCTAssertEqual(result.httpVersion, "HTTP/1.1")
         XCTAssertEqual(result.contentType, "application/json")
         XCTAssertEqual(result.tls?.version, "TLSv1.2")
+        // nginx follows the client's order: ours puts ECDHE with AES-128-GCM first.
+        let cipher = result.tls?.cipher ?? ""
+        XCTAssertTrue(cipher.hasPrefix("ECDHE-") && cipher.hasSuffix("-AES128-GCM-SHA256"), cipher)
         XCTAssertEqual(result.tls?.alpn, "http/1.1")
         XCTAssertEqual(result.trustVerdict, "trusted")
         XCTAssertEqual(result.pinVerdict, "not_pinned")
@@ -40,6 +43,7 @@ final class NginxProbeTests: ProbeTestCase {
         let result = try await probe("https://127.0.0.1:\(nginx.tls13Port)/text", configuration: configuration())
         XCTAssertEqual(result.outcome, .ok, "\(String(describing: result.error))")
         XCTAssertEqual(result.tls?.version, "TLSv1.3")
+        XCTAssertEqual(result.tls?.cipher, "TLS_AES_128_GCM_SHA256")
         XCTAssertEqual(result.contentLength, 14)
 
         var config = try configuration()
