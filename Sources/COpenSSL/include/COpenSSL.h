@@ -47,6 +47,8 @@ long cossl_SSL_set_tlsext_host_name(SSL *ssl, const char *name);
 long cossl_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version);
 // OpenSSL's default cipher suites with AES-128-GCM first (TLS 1.3 and 1.2). 1 on success.
 int cossl_SSL_CTX_prefer_aes128_gcm(SSL_CTX *ctx);
+int cossl_sk_SSL_CIPHER_num(const STACK_OF(SSL_CIPHER) *sk);
+const SSL_CIPHER *cossl_sk_SSL_CIPHER_value(const STACK_OF(SSL_CIPHER) *sk, int i);
 long cossl_SSL_set_mode(SSL *ssl, long mode);
 /// The TLS alert description (0-255) of the newest queued SSL-library error, or -1 when it is not an alert.
 int cossl_ERR_peek_last_alert(void);
