@@ -28,12 +28,12 @@ long cossl_SSL_set_tlsext_host_name(SSL *ssl, const char *name) { return SSL_set
 long cossl_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) { return SSL_CTX_set_min_proto_version(ctx, version); }
 long cossl_SSL_set_mode(SSL *ssl, long mode) { return SSL_set_mode(ssl, mode); }
 
-// The same cipher suites as OpenSSL's defaults, with AES-128-GCM (SHA-256) moved first, as Go, Chrome and Firefox
-// order them: TLS 1.3 suites set explicitly; the TLS 1.2 list keeps the system default's ciphers and relative order
-// otherwise. Returns 1, or 0 when OpenSSL refused a list (the context then keeps OpenSSL's defaults for it).
 int cossl_sk_SSL_CIPHER_num(const STACK_OF(SSL_CIPHER) *sk) { return sk_SSL_CIPHER_num(sk); }
 const SSL_CIPHER *cossl_sk_SSL_CIPHER_value(const STACK_OF(SSL_CIPHER) *sk, int i) { return sk_SSL_CIPHER_value(sk, i); }
 
+// The same cipher suites as OpenSSL's defaults, with AES-128-GCM (SHA-256) moved first, as Go, Chrome and Firefox
+// order them: TLS 1.3 suites set explicitly; the TLS 1.2 list keeps the system default's ciphers and relative order
+// otherwise. Returns 1, or 0 when OpenSSL refused a list (the context then keeps OpenSSL's defaults for it).
 int cossl_SSL_CTX_prefer_aes128_gcm(SSL_CTX *ctx) {
     int ok = SSL_CTX_set_ciphersuites(ctx, "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256");
     STACK_OF(SSL_CIPHER) *ciphers = SSL_CTX_get_ciphers(ctx);
