@@ -54,6 +54,7 @@ let package = Package(
         .target(
             name: "NetVigilFeed",
             dependencies: [
+                "CMalloc",
                 "NetVigilAgent",
                 "NetVigilReachability",
                 "NetVigilStore",
@@ -96,6 +97,10 @@ let package = Package(
             path: "Sources/CLibMNL",
             pkgConfig: "libmnl",
             providers: [.apt(["libmnl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CMalloc",
+            path: "Sources/CMalloc"
         ),
         .target(
             name: "CNetlink",

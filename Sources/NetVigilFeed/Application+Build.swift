@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NetVigilAgent
 import NetVigilStore
 
 /// Builds the feed application; the daemon runs it and tests drive it with `app.test(.router)`.
@@ -11,10 +12,13 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (String) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let router = buildRouter(configuration: configuration, state: state)
+    let idle = configuration.idleTimeout.components
     return Application(
         router: router,
+        server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
         configuration: .init(address: .hostname(configuration.listen.host, port: configuration.listen.port),
-                             serverName: "netvigil"),
+                             serverName: "netvigil",
+                             availableConnectionsDelegate: .maximum(configuration.maxConnections, logger: logger)),
         onServerRunning: { channel in
             let address = channel.localAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "\(configuration.listen)"
             await onServerRunning(address)
@@ -30,10 +34,10 @@ func buildRouter(configuration: FeedConfiguration, state: FeedState) -> Router<B
         router.add(middleware: BearerTokenMiddleware(token: token))
     }
     router.get("/healthz") { _, _ -> Response in
-        let writable = await state.store.isWritable()
-        return Response(status: writable ? .ok : .serviceUnavailable,
+        let report = await healthReport(state)
+        return Response(status: report.isHealthy ? .ok : .serviceUnavailable,
                         headers: [.contentType: "text/plain; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(string: writable ? "ok\n" : "store not writable\n")))
+                        body: .init(byteBuffer: ByteBuffer(string: report.isHealthy ? "ok\n" : "unhealthy: \(report.summary)\n")))
     }
     router.get("/v1/status") { _, _ -> Response in
         let now = Timestamp.now()
@@ -54,6 +58,27 @@ func buildRouter(configuration: FeedConfiguration, state: FeedState) -> Router<B
     FeedRoutes.addEvents(to: router, state: state)
     FeedRoutes.addStatusPage(to: router)
     return router
+}
+
+/// The daemon's liveness (when the feed runs in one), then whether the store takes a write lock within 2 s.
+func healthReport(_ state: FeedState) async -> DaemonHealth.Report {
+    if let report = state.health?.check(), !report.isHealthy { return report }
+    let store = state.store
+    let writable = await withTaskGroup(of: Bool?.self) { group in
+        group.addTask { await store.isWritable() }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(2))
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
+    switch writable {
+    case true?: return DaemonHealth.Report(problems: [])
+    case false?: return DaemonHealth.Report(problems: ["store not writable"])
+    case nil: return DaemonHealth.Report(problems: ["store not writable: no write lock within 2 s"])
+    }
 }
 
 /// A 200 JSON response with sorted keys (stable for diffs and tests).

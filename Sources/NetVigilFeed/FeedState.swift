@@ -19,10 +19,13 @@ public struct FeedState: Sendable {
     public let alerts: AlertEngine?
     /// The captive-portal check; nil when the feed runs without one.
     public let portal: CaptivePortalChecker?
+    /// The probe pipeline's liveness for `/healthz`; nil when the feed runs without a daemon (only the store is checked).
+    public let health: DaemonHealth?
 
     public init(store: Store, startedAt: Timestamp = .now(), version: String = NetVigilVersion.current,
                 reachability: ReachabilityMonitor? = nil, metrics: FeedMetrics? = nil, events: EventHub? = nil,
-                targets: TargetStates? = nil, alerts: AlertEngine? = nil, portal: CaptivePortalChecker? = nil) {
+                targets: TargetStates? = nil, alerts: AlertEngine? = nil, portal: CaptivePortalChecker? = nil,
+                health: DaemonHealth? = nil) {
         self.store = store
         self.startedAt = startedAt
         self.version = version
@@ -32,6 +35,7 @@ public struct FeedState: Sendable {
         self.targets = targets
         self.alerts = alerts
         self.portal = portal
+        self.health = health
     }
 
     /// One probe target with its firing alerts, nil when not configured.

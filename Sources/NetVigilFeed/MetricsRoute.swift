@@ -12,6 +12,10 @@ func addMetricsRoute(to router: Router<BasicRequestContext>, state: FeedState) {
         guard let metrics = state.metrics else {
             return try jsonResponse(["error": "metrics are not enabled in this feed"], status: .notFound)
         }
+        _ = state.health?.check()
+        if let events = state.events {
+            metrics.agent.eventSubscribers(events.subscriberCount)
+        }
         if let monitor = state.reachability {
             metrics.agent.netlinkResyncs(total: await monitor.resyncCount)
         }

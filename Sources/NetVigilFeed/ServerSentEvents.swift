@@ -20,6 +20,12 @@ enum ServerSentEvents {
         return buffer
     }
 
+    /// `event: reset`: the client was too slow and `missed` events are gone; it continues after `lastID` and should
+    /// re-read the full state (`/v1/status`).
+    static func reset(missed: UInt64, lastID: UInt64) -> ByteBuffer {
+        ByteBuffer(string: "id: \(lastID)\nevent: reset\ndata: {\"last_id\":\(lastID),\"missed\":\(missed)}\n\n")
+    }
+
     /// One line of JSON: the export's row object for probes and reachability changes, the alert event otherwise.
     static func data(_ event: AgentEvent) throws -> [UInt8] {
         switch event {

@@ -284,6 +284,9 @@ public struct HTTPProber: Sendable {
         if let ioError = error as? IOError, ioError.errnoCode == ECONNREFUSED {
             return ProbeError(.connectRefused, "connection to \(target) refused")
         }
+        if let ioError = error as? IOError, ResourceExhaustion.errnoCodes.contains(ioError.errnoCode) {
+            return ProbeError(.resourceExhausted, "cannot connect to \(target): \(ResourceExhaustion.describe(ioError.errnoCode))")
+        }
         if let probeError = error as? ProbeError { return probeError }
         return ProbeError(.connect, "cannot connect to \(target): \(error)")
     }

@@ -28,6 +28,9 @@ public struct ProbeError: Error, Sendable, Hashable, Codable, CustomStringConver
         case bodyTooLarge
         /// The probe timed out; `phase` says in which phase.
         case timeout
+        /// The agent itself ran out of file descriptors or memory (EMFILE, ENFILE, ENOMEM): not the target's fault;
+        /// recorded as skipped and counted, never a `target_down`.
+        case resourceExhausted
 
         /// Whether losing the network mid-probe can cause this failure (name resolution, connection, TLS
         /// handshake, a cut-off response, a timeout). Verdicts on what the server sent (trust, status, content
@@ -35,7 +38,7 @@ public struct ProbeError: Error, Sendable, Hashable, Codable, CustomStringConver
         public var mayBeNetworkLoss: Bool {
             switch self {
             case .dns, .connectRefused, .connectTimeout, .connect, .tlsHandshake, .httpProtocol, .timeout: true
-            case .invalidRequest, .trust, .status, .contentType, .expectation, .bodyTooLarge: false
+            case .invalidRequest, .trust, .status, .contentType, .expectation, .bodyTooLarge, .resourceExhausted: false
             }
         }
     }

@@ -27,6 +27,10 @@ enum Resolver {
         var list: UnsafeMutablePointer<addrinfo>? = nil
         let status = getaddrinfo(bare, String(port), &hints, &list)
         guard status == 0 else {
+            // getaddrinfo reports a full descriptor table as "name unknown" or a system error: tell the two apart.
+            if let exhaustion = ResourceExhaustion.current() {
+                throw ProbeError(.resourceExhausted, "cannot resolve \(bare): \(exhaustion)")
+            }
             throw ProbeError(.dns, "cannot resolve \(bare): \(String(cString: gai_strerror(status)))")
         }
         defer { freeaddrinfo(list) }

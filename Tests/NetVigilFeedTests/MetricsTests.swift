@@ -58,6 +58,12 @@ final class MetricsTests: XCTestCase {
         metrics.netlinkResyncs(total: 2)
         metrics.alertSent(sink: "pager", kind: "pin_mismatch")
         metrics.alertsPending(3)
+        metrics.healthy(true)
+        metrics.store(writable: true, queuedRows: 0)
+        metrics.storeDroppedRows(2)
+        metrics.resourceExhausted()
+        metrics.eventSubscribers(1)
+        metrics.eventSubscriberRefused()
     }
 
     // MARK: - Parsing the exposition

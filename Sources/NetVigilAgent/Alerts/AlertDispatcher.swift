@@ -12,6 +12,11 @@ import Synchronization
 /// At-least-once: rows written by a process that died (even `kill -9`) are delivered by the next one, because the
 /// outbox is the database. Call `wake()` after committing new rows so delivery starts at once; due retries are also
 /// picked up by a periodic check. Stops on graceful shutdown (undelivered rows stay pending).
+///
+/// While the store cannot be written (disk full), alerts are still delivered: rows waiting in the writer's queue
+/// are sent from there and their outcome is written into the queued row, so they are committed as delivered (or
+/// with their retry schedule) once the store works again. A stored row whose outcome cannot be recorded is
+/// remembered in memory until it can be, so it is neither resent every pass nor lost.
 public final class AlertDispatcher: Service, Sendable {
     private struct Settings {
         var sinks: [String: AlertSink]
@@ -29,6 +34,17 @@ public final class AlertDispatcher: Service, Sendable {
     private let waker = Waker()
     private let stopped = Atomic<Bool>(false)
     private let trustStore = Mutex<TrustStore?>(nil)
+    /// The writer whose queued alert rows are delivered while the store fails; nil without one (tests).
+    private let writer: StoreWriter?
+    /// Outcomes not recorded in the store yet, by idempotency key.
+    private let unrecorded = Mutex(UnrecordedOutcomes())
+
+    private struct UnrecordedOutcomes {
+        /// Delivered; the row is marked once the store can be written.
+        var delivered: [String: Timestamp] = [:]
+        /// Failed; not retried before this time.
+        var retryAt: [String: Timestamp] = [:]
+    }
 
     /// - Parameters:
     ///   - configuration: the `alerts:` section (sinks and retry).
@@ -36,10 +52,12 @@ public final class AlertDispatcher: Service, Sendable {
     ///   - pollInterval: how often due retries are looked for at the latest (at most 1 s is sensible).
     ///   - batchSize: rows taken per pass.
     ///   - concurrency: deliveries in flight at once.
+    ///   - writer: delivers its queued alert rows while the store cannot be written.
     public init(store: Store, configuration: AlertsSection, logger: Logger, metrics: AgentMetrics? = nil,
                 prober: HTTPProber = HTTPProber(), pollInterval: Duration = .seconds(1), batchSize: Int = 64,
-                concurrency: Int = 8) {
+                concurrency: Int = 8, writer: StoreWriter? = nil) {
         self.store = store
+        self.writer = writer
         settings = Mutex(Settings(sinks: Dictionary(configuration.sinks.map { ($0.name, $0) }) { first, _ in first },
                                   retry: configuration.retry))
         self.logger = logger
@@ -99,15 +117,27 @@ public final class AlertDispatcher: Service, Sendable {
         }
     }
 
-    /// One pass: attempts every row due at `now` (up to the batch size). Returns the number of rows attempted.
+    /// One pass: attempts every row due at `now` (up to the batch size), from the store and, while the store fails,
+    /// from the writer's queue. Returns the number of rows attempted.
     @discardableResult
     public func deliverDue(now: Timestamp = .now()) async -> Int {
-        let rows: [AlertRecord]
+        var rows: [AlertRecord] = []
         do {
-            rows = try await store.dueAlerts(now: now, limit: batchSize)
+            rows = try await recordPendingOutcomes(in: try await store.dueAlerts(now: now, limit: batchSize))
         } catch {
             logger.error("cannot read the alert outbox; will retry", metadata: ["error": "\(error)"])
-            return 0
+        }
+        if let writer, writer.health.failure != nil {
+            let seen = Set(rows.map(\.idempotencyKey))
+            let queued = writer.queuedAlerts.filter {
+                $0.state == .pending && $0.nextAttemptAt <= now && !seen.contains($0.idempotencyKey)
+            }
+            rows += queued.prefix(max(0, batchSize - rows.count))
+        }
+        rows = unrecorded.withLock { outcomes in
+            rows.filter { row in
+                outcomes.delivered[row.idempotencyKey] == nil && (outcomes.retryAt[row.idempotencyKey].map { $0 <= now } ?? true)
+            }
         }
         if !rows.isEmpty {
             await withTaskGroup(of: Void.self) { group in
@@ -127,11 +157,26 @@ public final class AlertDispatcher: Service, Sendable {
         return rows.count
     }
 
+    /// Marks stored rows that were delivered while the store could not record it; returns the others.
+    private func recordPendingOutcomes(in rows: [AlertRecord]) async throws -> [AlertRecord] {
+        var remaining: [AlertRecord] = []
+        for row in rows {
+            guard let deliveredAt = unrecorded.withLock({ $0.delivered[row.idempotencyKey] }), let id = row.id else {
+                remaining.append(row)
+                continue
+            }
+            if (try? await store.markAlertDelivered(id: id, at: deliveredAt)) != nil {
+                _ = unrecorded.withLock { $0.delivered.removeValue(forKey: row.idempotencyKey) }
+            }
+        }
+        return remaining
+    }
+
     private func attempt(_ row: AlertRecord) async {
-        guard let id = row.id else { return }
         let (sink, retry) = settings.withLock { ($0.sinks[row.sink], $0.retry) }
-        let metadata: Logger.Metadata = ["sink": "\(row.sink)", "target": "\(row.target)", "kind": "\(row.kind)",
+        var metadata: Logger.Metadata = ["sink": "\(row.sink)", "target": "\(row.target)", "kind": "\(row.kind)",
                                          "idempotency_key": "\(row.idempotencyKey)", "attempt": "\(row.attempts + 1)"]
+        if row.id == nil { metadata["from"] = "memory (store not writable)" }
         do throws(AlertDeliveryError) {
             guard let sink else {
                 throw AlertDeliveryError("sink \"\(row.sink)\" is not configured (removed from alerts.sinks?); kept pending")
@@ -149,21 +194,52 @@ public final class AlertDispatcher: Service, Sendable {
             details["error"] = "\(error.message)"
             details["retry_in"] = "\(ConfigDuration.format(delay))"
             logger.error("alert delivery failed; will retry", metadata: details)
-            do {
-                try await store.scheduleAlertRetry(id: id, nextAttempt: next, error: error.message)
-            } catch {
-                logger.error("cannot record the failed alert delivery; the row stays due", metadata: ["error": "\(error)"])
-            }
+            await recordRetry(row, next: next, error: error.message)
             return
         }
-        do {
-            try await store.markAlertDelivered(id: id, at: .now())
-            logger.info("alert delivered", metadata: metadata)
-            metrics?.alertSent(sink: row.sink, kind: row.kind)
-        } catch {
-            // The sink has it; it will get it again (same idempotency key) once the store works.
-            logger.error("alert delivered but not marked; it will be sent again", metadata: ["error": "\(error)"].merging(metadata) { a, _ in a })
+        logger.info("alert delivered", metadata: metadata)
+        metrics?.alertSent(sink: row.sink, kind: row.kind)
+        await recordDelivery(row, at: .now())
+    }
+
+    /// Records a delivery in the store, in the writer's queued row, or in memory until the store can take it.
+    private func recordDelivery(_ row: AlertRecord, at time: Timestamp) async {
+        if let id = row.id {
+            do {
+                try await store.markAlertDelivered(id: id, at: time)
+                return
+            } catch {
+                logger.error("alert delivered but not marked yet; marked once the store can be written",
+                             metadata: ["idempotency_key": "\(row.idempotencyKey)", "error": "\(error)"])
+            }
+        } else if writer?.updateQueuedAlert(idempotencyKey: row.idempotencyKey, { queued in
+            queued.state = .delivered
+            queued.deliveredAt = time
+            queued.attempts += 1
+        }) == true {
+            return
         }
+        unrecorded.withLock { $0.delivered[row.idempotencyKey] = time }
+    }
+
+    /// Records a failed attempt's retry time like ``recordDelivery(_:at:)``.
+    private func recordRetry(_ row: AlertRecord, next: Timestamp, error message: String) async {
+        if let id = row.id {
+            do {
+                try await store.scheduleAlertRetry(id: id, nextAttempt: next, error: message)
+                unrecorded.withLock { $0.retryAt[row.idempotencyKey] = nil }
+                return
+            } catch {
+                logger.error("cannot record the failed alert delivery; retried from memory", metadata: ["error": "\(error)"])
+            }
+        } else if writer?.updateQueuedAlert(idempotencyKey: row.idempotencyKey, { queued in
+            queued.attempts += 1
+            queued.nextAttemptAt = next
+            queued.lastError = message
+        }) == true {
+            return
+        }
+        unrecorded.withLock { $0.retryAt[row.idempotencyKey] = next }
     }
 
     /// The system trust roots, loaded on first use (a failure is retried with the delivery).

@@ -3,21 +3,31 @@ import Foundation
 /// `feed:` — the HTTP status feed.
 public struct FeedSection: ConfigSection, Equatable {
     public static let key = "feed"
-    public static let allowedKeys = ["listen", "token", "token_file"]
+    public static let allowedKeys = ["listen", "token", "token_file", "max_connections", "idle_timeout",
+                                     "max_event_subscribers"]
 
     /// Address and port to bind; 127.0.0.1:9337 unless configured.
     public var listen: ListenAddress
     /// Bearer token required on every route but `/healthz`, when set.
     public var token: Secret?
+    /// Open feed connections at most; beyond it new connections wait in the kernel's accept queue.
+    public var maxConnections: Int
+    /// A connection that sends no complete request head (or stays idle between requests) this long is closed.
+    public var idleTimeout: Duration
+    /// Concurrent `/v1/events` streams at most; more get 503.
+    public var maxEventSubscribers: Int
 
     public init() {
-        listen = ListenAddress(host: "127.0.0.1", port: 9337)
-        token = nil
+        self.init(listen: ListenAddress(host: "127.0.0.1", port: 9337), token: nil)
     }
 
-    public init(listen: ListenAddress, token: Secret?) {
+    public init(listen: ListenAddress, token: Secret?, maxConnections: Int = 512, idleTimeout: Duration = .seconds(10),
+                maxEventSubscribers: Int = 256) {
         self.listen = listen
         self.token = token
+        self.maxConnections = maxConnections
+        self.idleTimeout = idleTimeout
+        self.maxEventSubscribers = maxEventSubscribers
     }
 
     public init(reading mapping: ConfigMapping) throws {
@@ -28,6 +38,13 @@ public struct FeedSection: ConfigSection, Equatable {
                 throw value.error("expected HOST:PORT such as 127.0.0.1:9337 or [::1]:9337, got \"\(text)\"")
             }
             listen = address
+        }
+        if let value = mapping["max_connections"] { maxConnections = try value.int(in: 8...100_000) }
+        if let value = mapping["idle_timeout"] { idleTimeout = try value.duration(minimum: .seconds(1)) }
+        if let value = mapping["max_event_subscribers"] { maxEventSubscribers = try value.int(in: 1...100_000) }
+        if maxEventSubscribers >= maxConnections, let value = mapping["max_event_subscribers"] ?? mapping["max_connections"] {
+            throw value.error("max_event_subscribers (\(maxEventSubscribers)) must be below max_connections (\(maxConnections)): "
+                              + "event streams would take every connection and /healthz could not be reached")
         }
         let inline = mapping["token"]
         let file = mapping["token_file"]

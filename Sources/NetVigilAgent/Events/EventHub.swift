@@ -3,8 +3,14 @@ import Synchronization
 /// Fans daemon events out to subscribers (the feed's SSE clients) and keeps the most recent ones so a client
 /// reconnecting with `Last-Event-ID` gets what it missed while that is still in memory.
 ///
-/// Ids increase by one per event from 1. A slow subscriber never blocks publishers: its stream buffers up to
-/// `capacity` events and drops the oldest beyond that (it can reconnect with its last id to catch up).
+/// Ids increase by one per event from 1. Events live once, in a ring of `capacity` entries shared by every
+/// subscriber; a subscriber is only a cursor into that ring, so a slow or stalled one costs no memory. One that falls
+/// so far behind that the ring has overwritten events it has not read gets ``Delivery/reset(missed:lastID:)`` and
+/// continues from the newest event.
+///
+/// Locking: the hub's lock guards the ring and the subscriber table and is never held while calling out (no
+/// continuation is resumed under it). Each ``EventSubscription`` has its own lock for its waiting reader; cancelling
+/// a reader takes only that lock. So neither a publisher nor a cancelled reader ever waits for the other.
 public final class EventHub: Sendable {
     /// An event with its id.
     public struct Entry: Sendable, Equatable {
@@ -12,27 +18,75 @@ public final class EventHub: Sendable {
         public let event: AgentEvent
     }
 
+    /// What a subscriber reads next.
+    public enum Delivery: Sendable, Equatable {
+        /// The next event.
+        case event(Entry)
+        /// The subscriber fell behind: `missed` events were overwritten before it read them; it continues after
+        /// `lastID` (the newest event). Re-read the full state (`/v1/status`) on this.
+        case reset(missed: UInt64, lastID: UInt64)
+        /// Nothing new before ``EventSubscription/interrupt()`` was called (the SSE keep-alive tick).
+        case idle
+
+        /// The event, for `.event`.
+        public var entry: Entry? {
+            if case .event(let entry) = self { return entry }
+            return nil
+        }
+
+        /// The agent event, for `.event`.
+        public var event: AgentEvent? { entry?.event }
+    }
+
+    /// Why a subscription was refused.
+    public struct SubscribeError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The configured maximum of concurrent subscribers.
+        public let limit: Int
+        public var description: String { "too many event subscribers (limit \(limit)); try again later" }
+    }
+
+    /// What a cursor finds in the ring.
+    enum Read {
+        case entries([Entry])
+        case behind(missed: UInt64, lastID: UInt64)
+        case nothing
+        case finished
+    }
+
     private struct State {
         var nextID: UInt64 = 1
         var recent: [Entry] = []
         var head = 0
-        var subscribers: [Int: AsyncStream<Entry>.Continuation] = [:]
+        var subscribers: [Int: EventSubscription] = [:]
         var nextSubscriber = 0
+        var finished = false
+
+        var lastID: UInt64 { nextID - 1 }
+        /// The id of the oldest retained event (== nextID when none is retained).
+        var oldestID: UInt64 { nextID - UInt64(recent.count) }
+
+        mutating func pruneClosed() {
+            subscribers = subscribers.filter { !$0.value.isClosed }
+        }
     }
 
-    /// How many recent events are kept for replay (and buffered per subscriber).
+    /// How many recent events are kept for replay and for subscribers to catch up.
     public let capacity: Int
+    /// How many subscribers may be open at once; `subscribe` throws beyond it.
+    public let maxSubscribers: Int
     private let state = Mutex(State())
 
-    public init(capacity: Int = 1_024) {
+    public init(capacity: Int = 1_024, maxSubscribers: Int = 256) {
         precondition(capacity > 0, "EventHub capacity must be positive")
+        precondition(maxSubscribers > 0, "EventHub maxSubscribers must be positive")
         self.capacity = capacity
+        self.maxSubscribers = maxSubscribers
     }
 
-    /// Publishes an event to every subscriber; returns its id.
+    /// Publishes an event and wakes every subscriber; returns its id. Never waits for a subscriber.
     @discardableResult
     public func publish(_ event: AgentEvent) -> UInt64 {
-        state.withLock { state in
+        let (id, subscribers) = state.withLock { state -> (UInt64, [EventSubscription]) in
             let entry = Entry(id: state.nextID, event: event)
             state.nextID += 1
             if state.recent.count < capacity {
@@ -41,45 +95,80 @@ public final class EventHub: Sendable {
                 state.recent[state.head] = entry
                 state.head = (state.head + 1) % capacity
             }
-            for continuation in state.subscribers.values { continuation.yield(entry) }
-            return entry.id
+            state.pruneClosed()
+            return (entry.id, Array(state.subscribers.values))
         }
+        for subscriber in subscribers { subscriber.notify() }
+        return id
     }
 
     /// The id of the newest event, 0 when none was published.
-    public var lastID: UInt64 { state.withLock { $0.nextID - 1 } }
+    public var lastID: UInt64 { state.withLock { $0.lastID } }
+
+    /// Open subscriptions.
+    public var subscriberCount: Int {
+        state.withLock { state in
+            state.pruneClosed()
+            return state.subscribers.count
+        }
+    }
 
     /// Retained events with an id greater than `id`, oldest first.
     public func recent(after id: UInt64) -> [Entry] {
         state.withLock { Self.ordered($0).filter { $0.id > id } }
     }
 
-    /// A stream of events: first the retained ones after `lastID` (none when nil), then live ones.
-    /// The stream ends when the consumer stops iterating (the subscription is removed).
-    public func subscribe(after lastID: UInt64? = nil) -> AsyncStream<Entry> {
-        let (stream, continuation) = AsyncStream<Entry>.makeStream(bufferingPolicy: .bufferingNewest(capacity))
-        let key = state.withLock { state -> Int in
-            if let lastID {
-                for entry in Self.ordered(state) where entry.id > lastID { continuation.yield(entry) }
-            }
+    /// A subscription: first the retained events after `lastID` (all retained ones when `lastID` is older than
+    /// them; none when nil), then live ones. Close it (or cancel its reader) when done.
+    /// - Throws: ``SubscribeError`` when `maxSubscribers` are open.
+    public func subscribe(after lastID: UInt64? = nil) throws(SubscribeError) -> EventSubscription {
+        let made = state.withLock { state -> (EventSubscription, Bool)? in
+            state.pruneClosed()
+            guard state.subscribers.count < maxSubscribers else { return nil }
+            let cursor = lastID.map { max($0, state.oldestID - 1) } ?? state.lastID
             let key = state.nextSubscriber
             state.nextSubscriber += 1
-            state.subscribers[key] = continuation
-            return key
+            let subscription = EventSubscription(hub: self, key: key, cursor: cursor)
+            if !state.finished { state.subscribers[key] = subscription }
+            return (subscription, state.finished)
         }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: key) }
-        }
-        return stream
+        guard let (subscription, finished) = made else { throw SubscribeError(limit: maxSubscribers) }
+        if finished { subscription.finish() }
+        return subscription
     }
 
-    /// Ends every subscription (daemon shutdown).
+    /// Ends every subscription (daemon shutdown): readers get what is left, then the end.
     public func finish() {
-        let continuations = state.withLock { state in
+        let subscribers = state.withLock { state -> [EventSubscription] in
+            state.finished = true
             defer { state.subscribers.removeAll() }
             return Array(state.subscribers.values)
         }
-        for continuation in continuations { continuation.finish() }
+        for subscriber in subscribers { subscriber.finish() }
+    }
+
+    /// Up to `limit` events after `cursor`, or how far behind the cursor is.
+    func read(after cursor: UInt64, limit: Int) -> Read {
+        state.withLock { state in
+            let oldest = state.oldestID
+            if cursor + 1 < oldest {
+                return .behind(missed: oldest - 1 - cursor, lastID: state.lastID)
+            }
+            guard cursor < state.lastID else { return state.finished ? .finished : .nothing }
+            let skip = Int(cursor + 1 - oldest)
+            let count = min(limit, Int(state.lastID - cursor))
+            var entries: [Entry] = []
+            entries.reserveCapacity(count)
+            for offset in skip..<(skip + count) {
+                entries.append(state.recent[(state.head + offset) % state.recent.count])
+            }
+            return .entries(entries)
+        }
+    }
+
+    /// Removes a closed subscription from the table.
+    func remove(_ key: Int) {
+        _ = state.withLock { $0.subscribers.removeValue(forKey: key) }
     }
 
     private static func ordered(_ state: State) -> [Entry] {

@@ -15,6 +15,13 @@ extension AgentMetrics {
         public static let alertsPending = "netvigil_alerts_pending"
         public static let alertsSentTotal = "netvigil_alerts_sent_total"
         public static let buildInfo = "netvigil_build_info"
+        public static let healthy = "netvigil_healthy"
+        public static let storeWritable = "netvigil_store_writable"
+        public static let storeQueuedRows = "netvigil_store_queued_rows"
+        public static let storeDroppedRowsTotal = "netvigil_store_dropped_rows_total"
+        public static let resourceExhaustedTotal = "netvigil_resource_exhausted_total"
+        public static let eventSubscribers = "netvigil_feed_event_subscribers"
+        public static let eventSubscribersRefusedTotal = "netvigil_feed_event_subscribers_refused_total"
     }
 
     /// Every metric the daemon exports, in README order.
@@ -61,6 +68,27 @@ extension AgentMetrics {
         MetricDescription(
             name: Name.buildInfo, kind: .gauge, labels: ["version"],
             help: "Always 1; the version label is the running netvigil version."),
+        MetricDescription(
+            name: Name.healthy, kind: .gauge, labels: [],
+            help: "1 while the probe pipeline is live (due probes start, the store accepts writes), 0 when /healthz says 503."),
+        MetricDescription(
+            name: Name.storeWritable, kind: .gauge, labels: [],
+            help: "1 while the store commits writes, 0 while writes fail (disk full, read-only); results wait in memory."),
+        MetricDescription(
+            name: Name.storeQueuedRows, kind: .gauge, labels: [],
+            help: "Rows accepted but not yet committed to the store."),
+        MetricDescription(
+            name: Name.storeDroppedRowsTotal, kind: .counter, labels: [],
+            help: "Probe and reachability rows dropped because the in-memory queue overflowed while the store could not be written."),
+        MetricDescription(
+            name: Name.resourceExhaustedTotal, kind: .counter, labels: [],
+            help: "Probes that failed because the agent ran out of descriptors or memory (EMFILE, ENFILE, ENOMEM); never a target_down."),
+        MetricDescription(
+            name: Name.eventSubscribers, kind: .gauge, labels: [],
+            help: "Open /v1/events streams."),
+        MetricDescription(
+            name: Name.eventSubscribersRefusedTotal, kind: .counter, labels: [],
+            help: "/v1/events requests answered 503 because feed.max_event_subscribers streams were open."),
     ]
 
     /// `# HELP` text by metric name, for a Prometheus metrics factory.

@@ -58,6 +58,9 @@ public final class AgentMetrics: Sendable {
         self.factory = factory
         setGauge(Name.buildInfo, [("version", version)], 1)
         netlinkResyncs(total: 0)
+        for name in [Name.storeDroppedRowsTotal, Name.resourceExhaustedTotal, Name.eventSubscribersRefusedTotal] {
+            increment(name, by: 0)
+        }
     }
 
     /// Records one finished probe of `target` (also a skipped one).
@@ -154,8 +157,16 @@ public final class AgentMetrics: Sendable {
         }
     }
 
-    private func setGauge(_ name: String, _ labels: [(String, String)], _ value: Double) {
+    func setGauge(_ name: String, _ labels: [(String, String)], _ value: Double) {
         state.withLock { state in setGauge(name, labels, value, in: &state) }
+    }
+
+    /// Adds to an unlabelled counter (0 creates it, so it is exported from the start).
+    func increment(_ name: String, by amount: Int) {
+        state.withLock { state in
+            let counter = self.counter(name, [], in: &state)
+            if amount > 0 { counter.increment(by: amount) }
+        }
     }
 
     private func setGauge(_ name: String, _ labels: [(String, String)], _ value: Double, in state: inout State) {

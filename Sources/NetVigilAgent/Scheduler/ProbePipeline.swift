@@ -41,7 +41,12 @@ public struct ProbePipeline: Sendable {
             record = Self.skipped(target, evaluation: evaluation)
         } else {
             let result = await prober.probe(target.request, configuration: target.configuration)
-            if let error = result.error, error.kind.mayBeNetworkLoss, let after = await hostReachability(target, refreshed: true),
+            if let error = result.error, error.kind == .resourceExhausted {
+                // The agent's own problem (descriptors, memory): say so loudly, never blame the target.
+                logger.error("probe not run: the agent is out of resources", metadata: ["target": "\(target.name)", "error": "\(error.message)"])
+                metrics?.resourceExhausted()
+                record = Self.agentFailure(target, error: error, reachability: evaluation)
+            } else if let error = result.error, error.kind.mayBeNetworkLoss, let after = await hostReachability(target, refreshed: true),
                after.status == .notReachable {
                 // The link went down while the probe ran: the machine is offline, not the target.
                 record = Self.skipped(target, evaluation: after, failure: error)
@@ -59,11 +64,12 @@ public struct ProbePipeline: Sendable {
                 notedHostname: policy.pattern?.description, pinsExpire: policy.policy.pinsExpire)
             decision = alerts.evaluate(record, context: context, now: .now())
         }
-        do {
-            try await writer.write(WriteBatch(probes: [record], alerts: decision.rows))
-            if !decision.rows.isEmpty { alertsCommitted() }
-        } catch {
-            logger.error("probe result not stored", metadata: ["target": "\(target.name)", "error": "\(error)"])
+        // Never waits for the commit: while the store cannot be written, probing and alerting go on and the rows
+        // wait in the writer's bounded queue (the dispatcher also delivers queued alert rows from there).
+        let batch = WriteBatch(probes: [record], alerts: decision.rows)
+        let onCommit: (@Sendable () -> Void)? = decision.rows.isEmpty ? nil : alertsCommitted
+        if !writer.submit(batch, onCommit: onCommit) {
+            logger.error("probe result not stored: the store writer has shut down", metadata: ["target": "\(target.name)"])
         }
         states.record(record)
         metrics?.probeFinished(target: target.name, record: record)
@@ -88,6 +94,14 @@ public struct ProbePipeline: Sendable {
 
     /// A skipped result carrying the reachability evaluation that caused it; `failure` is the error of a probe
     /// that ran while the host stopped being reachable.
+    /// A probe the agent could not run for lack of its own resources: stored as skipped, with the error.
+    static func agentFailure(_ target: ProbeTarget, error: ProbeError, reachability: ReachabilityEvaluation?,
+                             now: Timestamp = .now()) -> ProbeRecord {
+        ProbeRecord(time: now, target: target.name, url: target.url, outcome: .skipped,
+                    errorKind: error.kind.rawValue, errorMessage: "not probed: \(error.message)",
+                    reachabilityStatus: reachability?.status.name)
+    }
+
     static func skipped(_ target: ProbeTarget, evaluation: ReachabilityEvaluation, failure: ProbeError? = nil,
                         now: Timestamp = .now()) -> ProbeRecord {
         let flags = evaluation.flags.names

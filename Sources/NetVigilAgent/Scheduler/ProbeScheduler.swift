@@ -20,6 +20,8 @@ public final class ProbeScheduler: Service, Sendable {
         let finished = CompletionSignal()
         private let stopped = Atomic<Bool>(false)
         private let lastSkipped = Atomic<Bool>(false)
+        /// Waiting for a tick (`due` is when it falls) or probing since `started`; read by ``overdue(now:after:)``.
+        let phase = Mutex<RunnerPhase>(.starting)
 
         init(target: ProbeTarget, predecessor: Runner? = nil) {
             self.target = target
@@ -35,6 +37,13 @@ public final class ProbeScheduler: Service, Sendable {
             get { lastSkipped.load(ordering: .relaxed) }
             set { lastSkipped.store(newValue, ordering: .relaxed) }
         }
+    }
+
+    /// Where a runner is in its loop.
+    enum RunnerPhase {
+        case starting
+        case due(ContinuousClock.Instant)
+        case probing(since: ContinuousClock.Instant)
     }
 
     private struct State {
@@ -141,6 +150,36 @@ public final class ProbeScheduler: Service, Sendable {
         return (added.sorted(), changed.sorted(), removed.sorted())
     }
 
+    /// The shortest probe interval among the scheduled targets; nil without targets.
+    public var shortestInterval: Duration? {
+        state.withLock { $0.runners.values.map(\.target.interval).min() }
+    }
+
+    /// Targets whose due probe has not started within `threshold` of its tick, or whose probe has run longer than
+    /// its timeout plus `threshold`: one line each, for `/healthz`.
+    public func overdue(now: ContinuousClock.Instant = .now, after threshold: Duration) -> [String] {
+        let runners = state.withLock { $0.shutdown ? [] : Array($0.runners.values) }
+        var problems: [String] = []
+        for runner in runners where !runner.isStopped {
+            let name = runner.target.name
+            switch runner.phase.withLock({ $0 }) {
+            case .starting:
+                continue
+            case .due(let tick):
+                let late = now - tick
+                if late > threshold {
+                    problems.append("probe of \(name) due \(Self.whole(late)) s ago has not started")
+                }
+            case .probing(let since):
+                let running = now - since
+                if running > runner.target.timeout + threshold {
+                    problems.append("probe of \(name) has run for \(Self.whole(running)) s (timeout \(Self.whole(runner.target.timeout)) s)")
+                }
+            }
+        }
+        return problems.sorted()
+    }
+
     /// Stops all loops (graceful shutdown); probes in flight finish and are stored.
     public func shutdown() {
         let (runners, wake, watch) = state.withLock { state -> ([Runner], CheckedContinuation<Void, Never>?, Task<Void, Never>?) in
@@ -184,6 +223,7 @@ public final class ProbeScheduler: Service, Sendable {
         let spreadNanoseconds = max(1, spread.components.seconds * 1_000_000_000 + spread.components.attoseconds / 1_000_000_000)
         var next = ContinuousClock.now + .nanoseconds(Int64.random(in: 0..<spreadNanoseconds))
         while !runner.isStopped {
+            runner.phase.withLock { $0 = .due(next) }
             let woken = await runner.waker.sleep(until: next)
             if runner.isStopped { break }
             if woken {
@@ -196,6 +236,7 @@ public final class ProbeScheduler: Service, Sendable {
                 break
             }
             let started = ContinuousClock.now
+            runner.phase.withLock { $0 = .probing(since: started) }
             statistics.probeStarted(latenessSeconds: Self.seconds(started - next))
             let record = await pipeline.run(runner.target)
             semaphore.release()
@@ -243,6 +284,8 @@ public final class ProbeScheduler: Service, Sendable {
         previous?.cancel()
         if state.withLock({ $0.shutdown }) { task.cancel() }
     }
+
+    private static func whole(_ duration: Duration) -> Int64 { duration.components.seconds }
 
     private static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

@@ -13,8 +13,10 @@ import ServiceLifecycle
 ///   `Unknown`), readiness is reported anyway with a `STATUS=` saying so, rather than failing the unit's start.
 ///
 /// Then it sends `READY=1` and a one-line `STATUS=`. With `WATCHDOG_USEC` set (and `WATCHDOG_PID` absent or this
-/// process) it sends `WATCHDOG=1` every half timeout from a task on the shared concurrency pool, so a daemon whose
-/// executor is wedged stops pinging and systemd restarts it. On graceful shutdown (or cancellation) it sends
+/// process) it sends `WATCHDOG=1` every half timeout from a task on the shared concurrency pool, but only while
+/// `health` says the probe pipeline is live (``DaemonHealth``): a daemon whose executor is wedged, whose scheduler
+/// stopped starting probes or whose store writer is stuck stops pinging (with `STATUS=unhealthy: …`), and systemd
+/// restarts it. On graceful shutdown (or cancellation) it sends
 /// `STOPPING=1`. Without `NOTIFY_SOCKET` it does nothing but wait for shutdown.
 ///
 /// Put it last in the `ServiceGroup`: services stop in reverse order, so `STOPPING=1` goes out first.
@@ -24,6 +26,8 @@ public actor SystemdNotifyService: Service {
     private let logger: Logger
     private let readinessTimeout: Duration
     private let watcherIsUp: @Sendable () async -> Bool
+    private let health: @Sendable () async -> DaemonHealth.Report
+    private var lastHealth = DaemonHealth.Report(problems: [])
     private let feedAddresses: AsyncStream<String>
     private let feedContinuation: AsyncStream<String>.Continuation
     private var lastFailure: SystemdNotifyError?
@@ -33,20 +37,24 @@ public actor SystemdNotifyService: Service {
     ///   - watchdog: the watchdog systemd asked for, if any.
     ///   - readinessTimeout: how long to wait for the watcher after the feed is listening.
     ///   - watcherIsUp: whether the reachability watcher is running (e.g. `{ await monitor.isRunning }`).
+    ///   - health: checked before each watchdog ping; no ping while it reports problems.
     public init(notifier: SystemdNotifier?, watchdog: SystemdWatchdog?, logger: Logger,
-                readinessTimeout: Duration = .seconds(10), watcherIsUp: @escaping @Sendable () async -> Bool) {
+                readinessTimeout: Duration = .seconds(10), watcherIsUp: @escaping @Sendable () async -> Bool,
+                health: @escaping @Sendable () async -> DaemonHealth.Report = { DaemonHealth.Report(problems: []) }) {
         self.notifier = notifier
         self.watchdog = notifier == nil ? nil : watchdog
         self.logger = logger
         self.readinessTimeout = readinessTimeout
         self.watcherIsUp = watcherIsUp
+        self.health = health
         (feedAddresses, feedContinuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Reads `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID` from `environment`. An unusable `NOTIFY_SOCKET` is
     /// logged as an error and notification is disabled (the daemon itself still runs).
     public init(environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger,
-                readinessTimeout: Duration = .seconds(10), watcherIsUp: @escaping @Sendable () async -> Bool) {
+                readinessTimeout: Duration = .seconds(10), watcherIsUp: @escaping @Sendable () async -> Bool,
+                health: @escaping @Sendable () async -> DaemonHealth.Report = { DaemonHealth.Report(problems: []) }) {
         var notifier: SystemdNotifier?
         do {
             notifier = try SystemdNotifier(environment: environment)
@@ -54,7 +62,7 @@ public actor SystemdNotifyService: Service {
             logger.error("systemd notification disabled", metadata: ["error": "\(error)"])
         }
         self.init(notifier: notifier, watchdog: SystemdWatchdog(environment: environment), logger: logger,
-                  readinessTimeout: readinessTimeout, watcherIsUp: watcherIsUp)
+                  readinessTimeout: readinessTimeout, watcherIsUp: watcherIsUp, health: health)
     }
 
     /// Whether a service manager is listening (`NOTIFY_SOCKET` was set and valid).
@@ -116,7 +124,19 @@ public actor SystemdNotifyService: Service {
     private func feedWatchdog(every interval: Duration) async {
         logger.debug("systemd watchdog enabled", metadata: ["interval": "\(interval)"])
         while !Task.isCancelled {
-            send([.watchdog])
+            let report = await health()
+            if report.isHealthy {
+                if !lastHealth.isHealthy {
+                    logger.notice("healthy again; watchdog pings resume")
+                    send([.watchdog, .status("healthy again")])
+                } else {
+                    send([.watchdog])
+                }
+            } else if report != lastHealth {
+                logger.error("unhealthy: watchdog pings withheld", metadata: ["problems": "\(report.summary)"])
+                send([.status("unhealthy: \(report.summary)")])
+            }
+            lastHealth = report
             try? await Task.sleep(for: interval)
         }
     }

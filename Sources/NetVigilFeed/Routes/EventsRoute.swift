@@ -10,7 +10,9 @@ extension FeedRoutes {
     ///
     /// A client sending `Last-Event-ID` first gets the retained events after that id, then live ones. An id above the
     /// hub's newest comes from before a daemon restart (ids start at 1 again): the client then gets all retained events.
-    /// The stream ends when the client disconnects, the hub finishes or the server shuts down.
+    /// A client too slow to keep up gets `event: reset` (it missed events; re-read `/v1/status`) and continues live.
+    /// With the hub's `maxSubscribers` streams open, the route answers 503. The stream ends when the client
+    /// disconnects, the hub finishes or the server shuts down.
     static func addEvents(to router: Router<BasicRequestContext>, state: FeedState,
                           keepAlive: Duration = eventsKeepAlive) {
         router.get("/v1/events") { request, _ -> Response in
@@ -19,16 +21,29 @@ extension FeedRoutes {
                                        status: .serviceUnavailable)
             }
             let lastID = try ServerSentEvents.lastEventID(request.headers)
+            let after = lastID.map { $0 > hub.lastID ? 0 : $0 }
+            // Subscribed here so a full hub is a 503; a response that is never written must still free the slot,
+            // which the body does on every path (and the hub prunes a subscription whose reader was cancelled).
+            let subscription: EventSubscription
+            do {
+                subscription = try hub.subscribe(after: after)
+            } catch {
+                state.metrics?.agent.eventSubscriberRefused()
+                throw FeedRequestError("\(error)", status: .serviceUnavailable)
+            }
             let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-                let (items, relay) = AsyncStream<EventHub.Entry?>.makeStream(bufferingPolicy: .bufferingNewest(hub.capacity))
+                defer {
+                    subscription.close()
+                    // The last stream of a burst has gone: give the freed heap back.
+                    if hub.subscriberCount == 0 { MemoryRelease.trim() }
+                }
                 do {
                     try await request.body.consumeWithCancellationOnInboundClose { _ in
                         try await withGracefulShutdownHandler {
-                            try await streamEvents(from: hub, after: lastID, keepAlive: keepAlive,
-                                                   relay: (items, relay), to: &writer)
+                            try await streamEvents(subscription, keepAlive: keepAlive, to: &writer)
                         } onGracefulShutdown: {
-                            relay.finish()
+                            subscription.close()
                         }
                     }
                 } catch is CancellationError {
@@ -39,33 +54,24 @@ extension FeedRoutes {
         }
     }
 
-    /// Subscribes, sends the opening comment, then relays events and keep-alives (`nil` in the relay) until the hub
-    /// or the relay finishes.
-    private static func streamEvents(from hub: EventHub, after lastID: UInt64?, keepAlive: Duration,
-                                     relay: (items: AsyncStream<EventHub.Entry?>, continuation: AsyncStream<EventHub.Entry?>.Continuation),
+    /// Sends the opening comment, then events, resets and keep-alives until the subscription ends.
+    private static func streamEvents(_ subscription: EventSubscription, keepAlive: Duration,
                                      to writer: inout any ResponseBodyWriter) async throws {
-        let after = lastID.map { $0 > hub.lastID ? 0 : $0 }
-        let events = hub.subscribe(after: after)
         try await writer.write(ServerSentEvents.opened)
-        let (items, relay) = relay
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await entry in events { relay.yield(entry) }
-                relay.finish()
-            }
             group.addTask {
                 while true {
                     try await Task.sleep(for: keepAlive)
-                    relay.yield(nil)
+                    subscription.interrupt()
                 }
             }
             defer { group.cancelAll() }
-            for await item in items {
+            while let delivery = await subscription.next() {
                 try Task.checkCancellation()
-                if let entry = item {
-                    try await writer.write(try ServerSentEvents.message(entry))
-                } else {
-                    try await writer.write(ServerSentEvents.keepAlive)
+                switch delivery {
+                case .event(let entry): try await writer.write(try ServerSentEvents.message(entry))
+                case .reset(let missed, let lastID): try await writer.write(ServerSentEvents.reset(missed: missed, lastID: lastID))
+                case .idle: try await writer.write(ServerSentEvents.keepAlive)
                 }
             }
             try Task.checkCancellation()

@@ -4,51 +4,105 @@ import Synchronization
 
 /// The store's single writer: producers hand it batches, it commits them in coalesced transactions.
 ///
-/// Producers call `submit` (fire and forget) or `write` (waits for the commit). On graceful shutdown it
-/// keeps running until every batch submitted so far is written, so nothing accepted is lost. Put it first
-/// in the `ServiceGroup` so it is the last service to stop.
+/// Producers call `submit` (fire and forget, optionally told when the batch is committed) or `write` (waits for the
+/// commit). A failed transaction (disk full, read-only file system) is retried with backoff of at most
+/// `maxRetryDelay`, forever; meanwhile producers are never blocked: batches wait in a bounded in-memory queue
+/// (``WriteQueue``: beyond `maxQueuedRows` the oldest probe and reachability rows are dropped and counted, alert
+/// rows never). ``health`` tells whether writes succeed and how long a transaction has been running.
+///
+/// On graceful shutdown it keeps running until every batch submitted so far is written (or three attempts failed),
+/// so nothing accepted is lost. Put it first in the `ServiceGroup` so it is the last service to stop.
 public final class StoreWriter: Service, Sendable {
-    private struct Pending {
-        var items: [(batch: WriteBatch, done: CheckedContinuation<Void, Error>?)] = []
+    /// What the writer can say about itself.
+    public struct Health: Sendable, Equatable {
+        /// Rows accepted and not yet committed.
+        public var queuedRows: Int
+        /// Rows dropped from the full queue since start.
+        public var droppedRows: Int
+        /// The error of the last transaction when it failed and none succeeded since.
+        public var failure: String?
+        /// When writes started failing (nil while they succeed).
+        public var failingSince: ContinuousClock.Instant?
+        /// When the transaction in progress started (nil when none runs).
+        public var transactionStarted: ContinuousClock.Instant?
+    }
+
+    private struct State {
+        var queue: WriteQueue
         var wakeup: CheckedContinuation<Void, Never>?
         var closed = false
+        var failure: String?
+        var failingSince: ContinuousClock.Instant?
+        var transactionStarted: ContinuousClock.Instant?
     }
 
     public let store: Store
     private let logger: Logger
     private let maxRowsPerTransaction: Int
-    private let state = Mutex(Pending())
+    private let maxRetryDelay: Duration
+    private let state: Mutex<State>
+    private let onDrop: @Sendable (Int) -> Void
 
-    public init(store: Store, logger: Logger, maxRowsPerTransaction: Int = 5_000) {
+    /// - Parameters:
+    ///   - maxQueuedRows: rows kept in memory while the store cannot be written.
+    ///   - maxRetryDelay: the longest wait between attempts of a failing transaction.
+    ///   - onDrop: told how many rows were dropped from the full queue (for a metric).
+    public init(store: Store, logger: Logger, maxRowsPerTransaction: Int = 5_000, maxQueuedRows: Int = 10_000,
+                maxRetryDelay: Duration = .seconds(2), onDrop: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.store = store
         self.logger = logger
         self.maxRowsPerTransaction = maxRowsPerTransaction
+        self.maxRetryDelay = maxRetryDelay
+        self.onDrop = onDrop
+        state = Mutex(State(queue: WriteQueue(maxRows: maxQueuedRows)))
     }
 
-    /// Queues a batch without waiting. Returns false once the writer has shut down.
+    /// Queues a batch without waiting; `onCommit` runs once it is committed. Returns false once the writer has
+    /// shut down.
     @discardableResult
-    public func submit(_ batch: WriteBatch) -> Bool {
-        enqueue(batch, done: nil)
+    public func submit(_ batch: WriteBatch, onCommit: (@Sendable () -> Void)? = nil) -> Bool {
+        enqueue(.init(batch: batch, done: nil, onCommit: onCommit))
     }
 
     /// Queues a batch and waits until it is committed.
     public func write(_ batch: WriteBatch) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-            if !enqueue(batch, done: continuation) {
+            if !enqueue(.init(batch: batch, done: continuation, onCommit: nil)) {
                 continuation.resume(throwing: StoreError(.io, path: store.path, message: "store writer has shut down"))
             }
         }
     }
 
-    private func enqueue(_ batch: WriteBatch, done: CheckedContinuation<Void, Error>?) -> Bool {
-        let wakeup: CheckedContinuation<Void, Never>?? = state.withLock { state in
-            guard !state.closed else { return .none }
-            state.items.append((batch, done))
-            defer { state.wakeup = nil }
-            return .some(state.wakeup)
+    /// Whether writes succeed, what waits, what was dropped.
+    public var health: Health {
+        state.withLock { state in
+            Health(queuedRows: state.queue.rows, droppedRows: state.queue.droppedRows, failure: state.failure,
+                   failingSince: state.failingSince, transactionStarted: state.transactionStarted)
         }
-        guard case .some(let continuation) = wakeup else { return false }
-        continuation?.resume()
+    }
+
+    /// Alert rows accepted but not committed yet (the store is failing, or the commit is in progress).
+    public var queuedAlerts: [AlertRecord] {
+        state.withLock { $0.queue.alerts }
+    }
+
+    /// Changes a queued alert row before it is committed (the dispatcher delivered it from memory); false when the
+    /// row is no longer queued.
+    @discardableResult
+    public func updateQueuedAlert(idempotencyKey: String, _ change: (inout AlertRecord) -> Void) -> Bool {
+        state.withLock { $0.queue.updateAlert(idempotencyKey: idempotencyKey, change) }
+    }
+
+    private func enqueue(_ item: WriteQueue.Item) -> Bool {
+        let result = state.withLock { state -> (wakeup: CheckedContinuation<Void, Never>?, dropped: Int)? in
+            guard !state.closed else { return nil }
+            let dropped = state.queue.append(item)
+            defer { state.wakeup = nil }
+            return (state.wakeup, dropped)
+        }
+        guard let result else { return false }
+        result.wakeup?.resume()
+        reportDropped(result.dropped)
         return true
     }
 
@@ -89,43 +143,62 @@ public final class StoreWriter: Service, Sendable {
             for item in items { batch.append(item.batch) }
             do {
                 try await store.write(batch)
+                if failures > 0 {
+                    logger.notice("store writes succeed again", metadata: ["rows": "\(batch.count)", "failed_attempts": "\(failures)"])
+                }
                 failures = 0
-                for item in items { item.done?.resume() }
+                state.withLock { state in
+                    state.failure = nil
+                    state.failingSince = nil
+                    state.transactionStarted = nil
+                }
+                for item in items {
+                    item.done?.resume()
+                    item.onCommit?()
+                }
             } catch {
                 failures += 1
-                logger.error("store write failed, will retry", metadata: ["rows": "\(batch.count)", "error": "\(error)", "attempt": "\(failures)"])
+                let message = "\(error)"
+                logger.error("store write failed, will retry", metadata: ["rows": "\(batch.count)", "error": "\(message)", "attempt": "\(failures)"])
                 if closed && failures >= 3 {
                     logger.critical("giving up on store writes at shutdown", metadata: ["rows": "\(batch.count)"])
+                    state.withLock { $0.transactionStarted = nil }
                     for item in items { item.done?.resume(throwing: error) }
                     continue
                 }
-                // Put the rows back in front and back off; nothing accepted is dropped.
-                state.withLock { $0.items.insert(contentsOf: items, at: 0) }
-                try? await Task.sleep(for: .milliseconds(min(5_000, 100 << min(failures, 6))))
+                // Put the rows back in front and back off; rows beyond the queue's bound are dropped and counted.
+                let dropped = state.withLock { state -> Int in
+                    state.failure = message
+                    if state.failingSince == nil { state.failingSince = .now }
+                    state.transactionStarted = nil
+                    return state.queue.putBack(items)
+                }
+                reportDropped(dropped)
+                let backoff = Duration.milliseconds(100 << min(failures, 6))
+                try? await Task.sleep(for: min(backoff, maxRetryDelay))
             }
         }
     }
 
+    private func reportDropped(_ count: Int) {
+        guard count > 0 else { return }
+        logger.warning("store queue full: oldest rows dropped", metadata: ["rows": "\(count)"])
+        onDrop(count)
+    }
+
     /// Waits until something is queued (or the writer is closed) and takes up to one transaction's worth.
-    private func nextItems() async -> ([(batch: WriteBatch, done: CheckedContinuation<Void, Error>?)], Bool) {
+    private func nextItems() async -> ([WriteQueue.Item], Bool) {
         while true {
-            let taken = state.withLock { state -> ([(batch: WriteBatch, done: CheckedContinuation<Void, Error>?)], Bool)? in
-                guard !state.items.isEmpty || state.closed else { return nil }
-                var rows = 0
-                var count = 0
-                for item in state.items {
-                    if count > 0 && rows + item.batch.count > maxRowsPerTransaction { break }
-                    rows += item.batch.count
-                    count += 1
-                }
-                let items = Array(state.items.prefix(count))
-                state.items.removeFirst(count)
+            let taken = state.withLock { state -> ([WriteQueue.Item], Bool)? in
+                guard !state.queue.isEmpty || state.closed else { return nil }
+                let items = state.queue.take(maxRows: maxRowsPerTransaction)
+                if !items.isEmpty { state.transactionStarted = .now }
                 return (items, state.closed)
             }
             if let taken { return taken }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let resumeNow = state.withLock { state -> Bool in
-                    if !state.items.isEmpty || state.closed { return true }
+                    if !state.queue.isEmpty || state.closed { return true }
                     state.wakeup = continuation
                     return false
                 }

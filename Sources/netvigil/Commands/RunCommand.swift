@@ -11,6 +11,9 @@ import ServiceLifecycle
 /// `netvigil run`: the daemon. Store writer, retention, reachability recorder, probe scheduler, alert dispatcher
 /// and feed are services of one `ServiceGroup`; SIGHUP reloads the configuration.
 struct RunCommand: AsyncParsableCommand {
+    /// SIGTERM/SIGINT end the process within this, gracefully when possible (the group gets 4 s of it).
+    static let shutdownDeadline: Duration = .milliseconds(4_800)
+
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run the monitoring daemon (stops cleanly on SIGTERM or SIGINT, reloads on SIGHUP).")
@@ -20,9 +23,11 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withCLIFailureHandling {
+            let deadline = ShutdownDeadline(deadline: Self.shutdownDeadline, logger: Logger(label: "netvigil"))
             let configuration = try loadConfiguration(config)
             LogBootstrap.bootstrap(level: configuration.log.level)
             let logger = Logger(label: "netvigil")
+            DescriptorLimit.raiseToHardLimit(logger: logger)
 
             let store: Store
             do {
@@ -31,9 +36,11 @@ struct RunCommand: AsyncParsableCommand {
                 throw CLIFailure(error.kind == .io ? .ioError : .dataError, "storage: \(error)")
             }
             let metrics = FeedMetrics()
-            let events = EventHub()
+            let events = EventHub(maxSubscribers: configuration.feed.maxEventSubscribers)
             let states = TargetStates()
-            let writer = StoreWriter(store: store, logger: Logger(label: "netvigil.store"))
+            let writer = StoreWriter(store: store, logger: Logger(label: "netvigil.store"),
+                                     maxQueuedRows: configuration.storage.maxQueuedRows,
+                                     onDrop: { metrics.agent.storeDroppedRows($0) })
             let retention = RetentionService(store: store, retention: configuration.storage.retention,
                                              logger: Logger(label: "netvigil.retention"))
             let monitor = ReachabilityMonitor(
@@ -52,13 +59,14 @@ struct RunCommand: AsyncParsableCommand {
                 logger.error("cannot restore alert state; firing alerts may be sent again", metadata: ["error": "\(error)"])
             }
             let dispatcher = AlertDispatcher(store: store, configuration: configuration.alerts,
-                                             logger: Logger(label: "netvigil.alerts"), metrics: metrics.agent)
+                                             logger: Logger(label: "netvigil.alerts"), metrics: metrics.agent, writer: writer)
             let pipeline = ProbePipeline(
                 prober: HTTPProber(), writer: writer, states: states, events: events, alerts: alerts,
                 metrics: metrics.agent, reachability: monitor, alertsCommitted: { dispatcher.wake() },
                 logger: Logger(label: "netvigil.probe"))
             let scheduler = ProbeScheduler(targets: configuration.targets.targets, concurrency: configuration.scheduler.concurrency,
                                            pipeline: pipeline, logger: Logger(label: "netvigil.scheduler"))
+            let health = DaemonHealth(scheduler: scheduler, writer: writer, metrics: metrics.agent)
             let portal = CaptivePortalChecker(monitor: monitor, settings: configuration.reachability.captivePortal,
                                               logger: Logger(label: "netvigil.portal"))
             Task {
@@ -81,12 +89,13 @@ struct RunCommand: AsyncParsableCommand {
                                               needsRestart: unchangeable)
             }
             // Type=notify: READY=1 once the feed listens and the watcher runs, WATCHDOG=1, STOPPING=1 (no-op outside systemd).
-            let systemd = SystemdNotifyService(logger: Logger(label: "netvigil.systemd"), watcherIsUp: { await monitor.isRunning })
+            let systemd = SystemdNotifyService(logger: Logger(label: "netvigil.systemd"), watcherIsUp: { await monitor.isRunning },
+                                               health: { health.check() })
             let feedLogger = Logger(label: "netvigil.feed")
             let feed = buildApplication(
                 configuration: FeedConfiguration(configuration.feed),
                 state: FeedState(store: store, reachability: monitor, metrics: metrics, events: events, targets: states,
-                                 alerts: alerts, portal: portal),
+                                 alerts: alerts, portal: portal, health: health),
                 logger: feedLogger,
                 onServerRunning: { address in
                     feedLogger.info("feed listening", metadata: ["address": "\(address)"])
@@ -114,6 +123,10 @@ struct RunCommand: AsyncParsableCommand {
                 "version": "\(NetVigilVersion.current)", "store": "\(store.path)", "feed": "\(configuration.feed.listen)",
                 "targets": "\(configuration.targets.targets.count)",
             ])
+            deadline.running {
+                let health = writer.health
+                return "\(health.queuedRows) rows not stored (\(writer.queuedAlerts.count) of them alert rows)"
+            }
             do {
                 try await group.run()
             } catch {

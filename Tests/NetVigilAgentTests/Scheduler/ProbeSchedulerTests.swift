@@ -50,7 +50,7 @@ final class ProbeSchedulerTests: XCTestCase {
     func testEachTargetRunsOnItsOwnIntervalAndResultsAreStored() async throws {
         let states = TargetStates()
         let events = EventHub()
-        let stream = events.subscribe()
+        let stream = try events.subscribe()
         let scheduler = makeScheduler(try targets([("fast", "300ms", 0), ("slow", "1s", 0)]), concurrency: 4,
                                       events: events, states: states)
         try await run(scheduler, for: 2.2)
