@@ -19,10 +19,13 @@ public struct FeedState: Sendable {
     public let alerts: AlertEngine?
     /// The captive-portal check; nil when the feed runs without one.
     public let portal: CaptivePortalChecker?
+    /// How long one `/v1/export` response may run before it is cut off (default 10 minutes).
+    public let exportTimeLimit: Duration
 
     public init(store: Store, startedAt: Timestamp = .now(), version: String = NetVigilVersion.current,
                 reachability: ReachabilityMonitor? = nil, metrics: FeedMetrics? = nil, events: EventHub? = nil,
-                targets: TargetStates? = nil, alerts: AlertEngine? = nil, portal: CaptivePortalChecker? = nil) {
+                targets: TargetStates? = nil, alerts: AlertEngine? = nil, portal: CaptivePortalChecker? = nil,
+                exportTimeLimit: Duration = .seconds(600)) {
         self.store = store
         self.startedAt = startedAt
         self.version = version
@@ -32,6 +35,7 @@ public struct FeedState: Sendable {
         self.targets = targets
         self.alerts = alerts
         self.portal = portal
+        self.exportTimeLimit = exportTimeLimit
     }
 
     /// One probe target with its firing alerts, nil when not configured.
