@@ -5,16 +5,19 @@ import Synchronization
 
 /// Runs `HistoryExporter.export` (synchronous, on a Dispatch thread) and writes each chunk it produces to a
 /// response body as it comes: one chunk in flight, so a slow client slows the export instead of filling memory.
+/// The exporter reads in short transactions between chunks, so a slow client pins no database snapshot.
 enum ExportResponseStream {
-    /// Streams the export into `writer`; throws when the export fails or the client goes away.
-    static func write(_ exporter: HistoryExporter, query: ExportQuery, format: ExportFormat,
+    /// Streams the export into `writer`; throws when the export fails, the client goes away or `timeLimit` passes
+    /// (the exporter stops at once then, even while a chunk waits for a client that does not read).
+    static func write(_ exporter: HistoryExporter, query: ExportQuery, format: ExportFormat, timeLimit: Duration,
                       to writer: inout any ResponseBodyWriter) async throws {
+        let deadline = ContinuousClock.now + timeLimit
         let (chunks, continuation) = AsyncThrowingStream<ByteBuffer, Error>.makeStream()
-        let output = ChunkHandoff(continuation)
+        let output = ChunkHandoff(continuation, deadline: deadline, timeLimit: timeLimit)
         continuation.onTermination = { _ in output.cancel() }
         DispatchQueue.global(qos: .userInitiated).async {
             do {
-                _ = try exporter.export(query, format: format, to: output)
+                _ = try exporter.export(query, format: format, to: output, deadline: deadline)
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -37,15 +40,26 @@ private final class ChunkHandoff: ExportOutput, Sendable {
     private let continuation: AsyncThrowingStream<ByteBuffer, Error>.Continuation
     private let handedOver = DispatchSemaphore(value: 0)
     private let cancelled = Atomic<Bool>(false)
+    private let deadline: ContinuousClock.Instant
+    private let timeLimit: Duration
 
-    init(_ continuation: AsyncThrowingStream<ByteBuffer, Error>.Continuation) {
+    init(_ continuation: AsyncThrowingStream<ByteBuffer, Error>.Continuation, deadline: ContinuousClock.Instant,
+         timeLimit: Duration) {
         self.continuation = continuation
+        self.deadline = deadline
+        self.timeLimit = timeLimit
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         try checkCancelled()
         continuation.yield(ByteBuffer(bytes: bytes))
-        handedOver.wait()
+        let remaining = max(.zero, deadline - ContinuousClock.now)
+        let (seconds, attoseconds) = remaining.components
+        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+        if handedOver.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
+            cancelled.store(true, ordering: .releasing)
+            throw ExportError.timeLimit("export stopped at its time limit (\(timeLimit)) with the client still reading")
+        }
         try checkCancelled()
     }
 

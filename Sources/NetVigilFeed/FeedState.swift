@@ -21,11 +21,13 @@ public struct FeedState: Sendable {
     public let portal: CaptivePortalChecker?
     /// The probe pipeline's liveness for `/healthz`; nil when the feed runs without a daemon (only the store is checked).
     public let health: DaemonHealth?
+    /// How long one `/v1/export` response may run before it is cut off (default 10 minutes).
+    public let exportTimeLimit: Duration
 
     public init(store: Store, startedAt: Timestamp = .now(), version: String = NetVigilVersion.current,
                 reachability: ReachabilityMonitor? = nil, metrics: FeedMetrics? = nil, events: EventHub? = nil,
                 targets: TargetStates? = nil, alerts: AlertEngine? = nil, portal: CaptivePortalChecker? = nil,
-                health: DaemonHealth? = nil) {
+                health: DaemonHealth? = nil, exportTimeLimit: Duration = .seconds(600)) {
         self.store = store
         self.startedAt = startedAt
         self.version = version
@@ -36,6 +38,7 @@ public struct FeedState: Sendable {
         self.alerts = alerts
         self.portal = portal
         self.health = health
+        self.exportTimeLimit = exportTimeLimit
     }
 
     /// One probe target with its firing alerts, nil when not configured.

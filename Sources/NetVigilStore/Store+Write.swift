@@ -84,6 +84,7 @@ private struct BatchInserter {
     }
 
     private mutating func bind(_ probe: ProbeRecord, to insert: RawStatement, offset: CInt) throws {
+        let probe = probe.exceedsBounds ? probe.bounded : probe  // a server must not make a row large
         let served = try chainID(probe.servedChain)
         // Served and validated chains are usually the same list: one lookup.
         let validated = probe.validatedChain.isEmpty ? nil

@@ -14,11 +14,18 @@ public final class Store: Sendable {
     /// Ids of stored certificates (by sha256) and chains (by fingerprint), so repeated chains cost no lookups.
     /// Changed only after a commit, or cleared inside the transaction that deletes rows.
     let knownIDs = Mutex(KnownIDs())
+    /// Exports reading now; the last to finish checkpoints the WAL.
+    let activeExports = Atomic<Int>(0)
     static let idCacheLimit = 50_000
     /// Page size of databases this version creates.
     static let pageSize = 16_384
     /// Page cache of the writer connection in KiB (readers keep 16 MiB).
     static let writerCacheKiB = 65_536
+    /// How long a connection waits for a lock before failing with SQLITE_BUSY.
+    static let busyTimeoutMilliseconds: Int32 = 5_000
+    /// Bytes the WAL file is truncated to after a checkpoint reset it (64 MiB). Readers hold short transactions
+    /// (exports page), so checkpoints complete and the WAL stays near SQLite's 1,000-page auto-checkpoint.
+    public static let journalSizeLimit = 64 * 1024 * 1024
 
     struct KnownIDs {
         var certificates: [String: Int64] = [:]
@@ -39,26 +46,14 @@ public final class Store: Sendable {
     }
 
     /// Opens (creating when needed) the database for the daemon: directory 0700, file 0600, migrations applied.
+    ///
+    /// Only a regular file is opened (a symbolic link to one is followed; its mode is left as it is); a device,
+    /// FIFO, socket, directory or dangling link is refused with a `.io` error before anything touches it.
     public static func open(path: String) throws -> Store {
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw StoreError(.io, path: path, message: "cannot create directory \(directory): \(describe(error))")
-            }
-        }
-        // Create the file with mode 0600 before SQLite does (SQLite gives -wal/-shm the same mode).
-        let fd = Glibc.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw StoreError(.io, path: path, message: "cannot open for writing: \(String(cString: strerror(errno)))")
-        }
-        fchmod(fd, 0o600)
-        close(fd)
+        try prepareFile(path)
 
         var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
+        configuration.busyMode = .timeout(Double(busyTimeoutMilliseconds) / 1_000)
         configuration.prepareDatabase { db in
             // 16 KiB pages: a third fewer B-tree pages and WAL frames per inserted row than 4 KiB (measured ~20 %
             // faster ingest). Takes effect only when the file is still empty (before WAL mode is set): existing
@@ -68,6 +63,8 @@ public final class Store: Sendable {
             // Memory-mapped reads avoid a copy per page; a 16 MiB page cache keeps hot index pages.
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
             try db.execute(sql: "PRAGMA cache_size = -16384")
+            // A checkpoint that reset the WAL truncates it to this size (see `journalSizeLimit`).
+            try db.execute(sql: "PRAGMA journal_size_limit = \(Store.journalSizeLimit)")
         }
         let pool: DatabasePool
         do {
@@ -101,6 +98,7 @@ public final class Store: Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError(.missing, path: path, message: "no such database file")
         }
+        _ = try fileState(path)
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw StoreError(.io, path: path, message: "database file is not readable (permission denied)")
         }

@@ -1,6 +1,9 @@
 import GRDB
 
 /// The database schema, as GRDB migrations. Designed for the whole product; later features fill the columns.
+///
+/// Text a server controls is bounded before it is stored (`ProbeRecord.Bounds`): `url` ≤ 2,048 bytes,
+/// `error_message` ≤ 1,024, `content_type`/`http_version`/`tls_cipher`/`alpn` ≤ 256, `details` ≤ 4,096.
 enum StoreSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

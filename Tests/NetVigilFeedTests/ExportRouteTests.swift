@@ -106,7 +106,8 @@ final class ExportRouteTests: XCTestCase {
         var writer: any ResponseBodyWriter = FailingWriter(chunks: counter)
         let start = ContinuousClock.now
         do {
-            try await ExportResponseStream.write(exporter, query: ExportQuery(), format: .ndjson, to: &writer)
+            try await ExportResponseStream.write(exporter, query: ExportQuery(), format: .ndjson, timeLimit: .seconds(600),
+                                                   to: &writer)
             XCTFail("the export must fail when the writer does")
         } catch is CancellationError {
         }

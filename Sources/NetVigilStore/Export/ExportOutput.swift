@@ -49,10 +49,12 @@ public enum ExportError: Error, Sendable, CustomStringConvertible {
     case output(String)
     /// The query cannot be run as given (unknown target, empty range, ...).
     case invalidQuery(String)
+    /// The export ran past its time limit and stopped (the document is incomplete).
+    case timeLimit(String)
 
     public var description: String {
         switch self {
-        case .output(let message), .invalidQuery(let message): return message
+        case .output(let message), .invalidQuery(let message), .timeLimit(let message): return message
         }
     }
 }

@@ -7,6 +7,7 @@ import Foundation
 public enum ExportRowJSON {
     /// A probe record as the export's `probes[]` object, without `id`; one line of UTF-8 JSON.
     public static func probe(_ record: ProbeRecord) -> [UInt8] {
+        let record = record.exceedsBounds ? record.bounded : record  // as the store keeps it
         var writer = JSONStreamWriter(output: MemoryOutput(), flushThreshold: 4_096)
         writer.raw("{"); writer.key("time"); writer.timestamp(record.time)
         writer.raw(","); writer.key("target"); writer.string(record.target)

@@ -1,9 +1,13 @@
 import Foundation
 import GRDB
 
-/// Streams history as JSON or NDJSON with constant memory, from a read-only snapshot of the store.
+/// Streams history as JSON or NDJSON with constant memory, in pages of short read transactions.
 ///
-/// The same code serves `netvigil export` and the feed's `/v1/export`.
+/// Each page (up to `ExportSession.pageRows` rows or 256 KiB) is read in its own transaction and written to the
+/// output after it ends, so a slow consumer never pins a snapshot and the WAL can be checkpointed meanwhile. Rows
+/// come in (time, id) order per kind; rows written after the export began are not included, rows removed by
+/// retention meanwhile may be missing, and no row appears twice. The same code serves `netvigil export` and the
+/// feed's `/v1/export`.
 public struct HistoryExporter: Sendable {
     public let store: Store
     /// The netvigil version written into the document.
@@ -14,280 +18,51 @@ public struct HistoryExporter: Sendable {
         self.version = version
     }
 
-    /// Writes the export; `progress` is called with the running row count every 10,000 rows.
+    /// Writes the export; `progress` is called with the running row count every 10,000 rows. Past `deadline`
+    /// the export stops before its next page with `ExportError.timeLimit`, leaving the document incomplete.
     public func export(_ query: ExportQuery, format: ExportFormat, to output: ExportOutput,
-                       now: Timestamp = .now(), progress: ((Int) -> Void)? = nil) throws -> ExportSummary {
-        var writer = JSONStreamWriter(output: output)
+                       now: Timestamp = .now(), deadline: ContinuousClock.Instant? = nil,
+                       progress: ((Int) -> Void)? = nil) throws -> ExportSummary {
+        store.exportBegan()
+        defer { store.exportEnded() }
+        let lastIDs = try store.read { db in
+            try query.kinds.map { kind in
+                try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM \(kind.table)") ?? 0
+            }
+        }
+        var session = ExportSession(writer: JSONStreamWriter(output: output), format: format, progress: progress)
         var summary = ExportSummary()
-        try store.read { db in
-            var session = ExportSession(writer: writer, format: format, progress: progress)
-            session.header(query: query, version: version, now: now)
-            for kind in query.kinds {
-                session.beginArray(kind)
-                switch kind {
-                case .probes: summary.probes = try session.probes(db, query: query)
-                case .reachability: summary.reachability = try session.reachability(db, query: query)
-                case .alerts: summary.alerts = try session.alerts(db, query: query)
+        session.header(query: query, version: version, now: now)
+        for (kind, lastID) in zip(query.kinds, lastIDs) {
+            session.beginArray(kind)
+            var bounds = ExportPageBounds(after: nil, lastID: lastID)
+            var count = 0
+            while true {
+                if let deadline, ContinuousClock.now >= deadline {
+                    throw ExportError.timeLimit("export stopped at its time limit after \(session.rows) rows")
                 }
-                session.endArray()
+                let end = try store.read { db in
+                    switch kind {
+                    case .probes: try session.probes(db, query: query, page: bounds)
+                    case .reachability: try session.reachability(db, query: query, page: bounds)
+                    case .alerts: try session.alerts(db, query: query, page: bounds)
+                    }
+                }
+                count += end.rows
+                // Outside the transaction: a slow consumer holds no snapshot.
+                try session.writer.flush()
+                guard end.more, let last = end.last else { break }
+                bounds.after = last
             }
-            session.finish()
-            try session.writer.flush()
-            writer = session.writer
+            switch kind {
+            case .probes: summary.probes = count
+            case .reachability: summary.reachability = count
+            case .alerts: summary.alerts = count
+            }
+            session.endArray()
         }
+        session.finish()
+        try session.writer.flush()
         return summary
-    }
-}
-
-/// One export run: document framing plus the per-kind row writers.
-private struct ExportSession {
-    var writer: JSONStreamWriter
-    let format: ExportFormat
-    let progress: ((Int) -> Void)?
-    var rows = 0
-    var firstInArray = true
-
-    init(writer: JSONStreamWriter, format: ExportFormat, progress: ((Int) -> Void)?) {
-        self.writer = writer
-        self.format = format
-        self.progress = progress
-    }
-
-    mutating func header(query: ExportQuery, version: String, now: Timestamp) {
-        writer.raw("{")
-        if format == .ndjson { writer.raw("\"type\":\"header\",") }
-        writer.key("netvigil"); writer.string(version)
-        writer.raw(","); writer.key("exported_at"); writer.timestamp(now)
-        writer.raw(","); writer.key("range"); writer.raw("{")
-        writer.key("since"); writer.timestamp(query.since)
-        writer.raw(","); writer.key("until"); writer.timestamp(query.until)
-        writer.raw(","); writer.key("targets"); writer.stringArray(query.targets)
-        writer.raw(","); writer.key("kinds"); writer.stringArray(query.kinds.map(\.rawValue))
-        writer.raw("}")
-        if format == .ndjson { writer.raw("}\n") }
-    }
-
-    mutating func beginArray(_ kind: ExportQuery.Kind) {
-        firstInArray = true
-        guard format == .json else { return }
-        switch kind {
-        case .probes: writer.raw(",\"probes\":[")
-        case .reachability: writer.raw(",\"reachability\":[")
-        case .alerts: writer.raw(",\"alerts\":[")
-        }
-    }
-
-    mutating func endArray() {
-        if format == .json { writer.raw("]") }
-    }
-
-    mutating func finish() {
-        if format == .json { writer.raw("}\n") }
-    }
-
-    /// Opens one row object (`{` with separator or `type`).
-    mutating func beginRow(type: StaticString) {
-        if format == .json {
-            if !firstInArray { writer.raw(",") }
-            writer.raw("{")
-        } else {
-            writer.raw("{\"type\":\"")
-            writer.raw(type)
-            writer.raw("\",")
-        }
-        firstInArray = false
-    }
-
-    mutating func endRow() throws {
-        writer.raw(format == .json ? "}" : "}\n")
-        rows += 1
-        if rows % 10_000 == 0 { progress?(rows) }
-        try writer.flushIfNeeded()
-    }
-
-    /// Writes a stored JSON object text, or null when it is absent or not valid JSON.
-    mutating func embeddedJSON(_ text: String?) {
-        guard let text, let data = text.data(using: .utf8),
-              (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else { return writer.null() }
-        writer.rawBytes(text.utf8)
-    }
-
-    static func arguments(_ values: [Int64OrString]) -> StatementArguments {
-        StatementArguments(values.map { value -> (any DatabaseValueConvertible)? in
-            switch value {
-            case .int(let number): return number
-            case .string(let text): return text
-            }
-        })
-    }
-
-    // MARK: probes
-
-    /// Serialized chain arrays by chain id; chains repeat across results, so most rows hit this cache.
-    var chainJSON: [Int64: [UInt8]] = [:]
-
-    mutating func probes(_ db: Database, query: ExportQuery) throws -> Int {
-        let (condition, values) = query.condition(alias: "p")
-        let statement = try db.makeStatement(sql: """
-            SELECT p.id, p.time_ms, p.target, p.url, p.outcome, p.error_kind, p.error_message, p.http_status,
-                   p.http_version, p.content_type, p.content_length, p.resolve_ms, p.connect_ms, p.tls_ms,
-                   p.processing_ms, p.transfer_ms, p.total_ms, p.tls_version, p.tls_cipher, p.alpn, p.trust_verdict,
-                   p.pin_verdict, p.reachability_status, p.resolved_address, p.redirect_count, p.details,
-                   p.served_chain_id, p.validated_chain_id
-            FROM probe_results p
-            WHERE \(condition)
-            ORDER BY p.time_ms, p.id
-            """)
-        try statement.setArguments(Self.arguments(values))
-        // Columns are read straight from SQLite into the output buffer: no `Row`, no `String` per value.
-        let row = RawStatement(statement)
-        let chainStatement = try db.makeStatement(sql: """
-            SELECT c.subject, c.issuer, c.not_after_ms, c.sha256, c.spki_pin
-            FROM chain_certificates l JOIN certificates c ON c.id = l.certificate_id
-            WHERE l.chain_id = ? ORDER BY l.position
-            """)
-        var count = 0
-        while try row.step(db) {
-            writeProbeFields(row)
-            writer.raw(","); writer.key("served_chain"); try chain(row.int64OrNil(26), statement: chainStatement)
-            writer.raw(","); writer.key("validated_chain"); try chain(row.int64OrNil(27), statement: chainStatement)
-            writer.raw(","); writer.key("details"); embeddedJSON(row.string(25))
-            try endRow()
-            count += 1
-        }
-        return count
-    }
-
-    private mutating func writeProbeFields(_ row: RawStatement) {
-        beginRow(type: "probe")
-        writer.key("id"); writer.int(row.int64(0))
-        writer.raw(","); writer.key("time"); writer.timestamp(Timestamp(milliseconds: row.int64(1)))
-        writer.raw(","); writer.key("target"); writer.string(utf8: row.text(2))
-        writer.raw(","); writer.key("url"); writer.string(utf8: row.text(3))
-        writer.raw(","); writer.key("outcome"); writer.string(utf8: row.text(4))
-        writer.raw(","); writer.key("error")
-        if let kind = row.text(5) {
-            writer.raw("{"); writer.key("kind"); writer.string(utf8: kind)
-            writer.raw(","); writer.key("message"); writer.string(utf8: row.text(6)); writer.raw("}")
-        } else {
-            writer.null()
-        }
-        writer.raw(","); writer.key("http")
-        if let status = row.int64OrNil(7) {
-            writer.raw("{"); writer.key("status"); writer.int(status)
-            writer.raw(","); writer.key("version"); writer.string(utf8: row.text(8))
-            writer.raw(","); writer.key("content_type"); writer.string(utf8: row.text(9))
-            writer.raw(","); writer.key("content_length"); writer.int(row.int64OrNil(10))
-            writer.raw("}")
-        } else {
-            writer.null()
-        }
-        writer.raw(","); writer.key("timings_ms"); writer.raw("{")
-        writer.key("resolve"); writer.milliseconds(row.doubleOrNil(11))
-        writer.raw(","); writer.key("connect"); writer.milliseconds(row.doubleOrNil(12))
-        writer.raw(","); writer.key("tls"); writer.milliseconds(row.doubleOrNil(13))
-        writer.raw(","); writer.key("processing"); writer.milliseconds(row.doubleOrNil(14))
-        writer.raw(","); writer.key("transfer"); writer.milliseconds(row.doubleOrNil(15))
-        writer.raw(","); writer.key("total"); writer.milliseconds(row.doubleOrNil(16))
-        writer.raw("},"); writer.key("tls")
-        if let tlsVersion = row.text(17) {
-            writer.raw("{"); writer.key("version"); writer.string(utf8: tlsVersion)
-            writer.raw(","); writer.key("cipher"); writer.string(utf8: row.text(18))
-            writer.raw(","); writer.key("alpn"); writer.string(utf8: row.text(19))
-            writer.raw("}")
-        } else {
-            writer.null()
-        }
-        writer.raw(","); writer.key("trust_verdict"); writer.string(utf8: row.text(20))
-        writer.raw(","); writer.key("pin_verdict"); writer.string(utf8: row.text(21))
-        writer.raw(","); writer.key("reachability_status"); writer.string(utf8: row.text(22))
-        writer.raw(","); writer.key("resolved_address"); writer.string(utf8: row.text(23))
-        writer.raw(","); writer.key("redirect_count"); writer.int(row.int64(24))
-    }
-
-    /// Writes a chain's certificates (subject, issuer, not_after, sha256, spki_pin) as a JSON array.
-    private mutating func chain(_ id: Int64?, statement: Statement) throws {
-        guard let id else { return writer.raw("[]") }
-        if let cached = chainJSON[id] { return writer.rawBytes(cached) }
-        var local = JSONStreamWriter(output: MemoryOutput(), flushThreshold: 4_096)
-        local.raw("[")
-        let rows = try Row.fetchCursor(statement, arguments: [id])
-        var first = true
-        while let row = try rows.next() {
-            if !first { local.raw(",") }
-            first = false
-            local.raw("{"); local.key("subject"); local.string(row[0] as String)
-            local.raw(","); local.key("issuer"); local.string(row[1] as String)
-            local.raw(","); local.key("not_after"); local.timestamp(Timestamp(milliseconds: row[2]))
-            local.raw(","); local.key("sha256"); local.string(row[3] as String)
-            local.raw(","); local.key("spki_pin"); local.string(row[4] as String)
-            local.raw("}")
-        }
-        local.raw("]")
-        let bytes = local.bytes
-        if chainJSON.count >= 10_000 { chainJSON.removeAll(keepingCapacity: true) }
-        chainJSON[id] = bytes
-        writer.rawBytes(bytes)
-    }
-
-    // MARK: reachability
-
-    mutating func reachability(_ db: Database, query: ExportQuery) throws -> Int {
-        let (condition, values) = query.condition(alias: "r")
-        let cursor = try Row.fetchCursor(db, sql: """
-            SELECT r.id, r.time_ms, r.target, r.status, r.status_code, r.flags, r.flag_names, r.interface,
-                   r.interface_kind, r.gateway, r.source, r.family
-            FROM reachability_events r WHERE \(condition) ORDER BY r.time_ms, r.id
-            """, arguments: Self.arguments(values))
-        var count = 0
-        while let row = try cursor.next() {
-            beginRow(type: "reachability")
-            writer.key("id"); writer.int(row[0] as Int64)
-            writer.raw(","); writer.key("time"); writer.timestamp(Timestamp(milliseconds: row[1]))
-            writer.raw(","); writer.key("target"); writer.string(row[2] as String)
-            writer.raw(","); writer.key("status"); writer.string(row[3] as String)
-            writer.raw(","); writer.key("status_code"); writer.int(row[4] as Int64)
-            let names: String = row[6]
-            writer.raw(","); writer.key("flags"); writer.stringArray(names.isEmpty ? [] : names.split(separator: ",").map(String.init))
-            writer.raw(","); writer.key("flags_raw"); writer.int(row[5] as Int64)
-            writer.raw(","); writer.key("interface"); writer.string(row[7] as String?)
-            writer.raw(","); writer.key("interface_kind"); writer.string(row[8] as String?)
-            writer.raw(","); writer.key("gateway"); writer.string(row[9] as String?)
-            writer.raw(","); writer.key("source"); writer.string(row[10] as String?)
-            writer.raw(","); writer.key("family"); writer.string(row[11] as String?)
-            try endRow()
-            count += 1
-        }
-        return count
-    }
-
-    // MARK: alerts
-
-    mutating func alerts(_ db: Database, query: ExportQuery) throws -> Int {
-        let (condition, values) = query.condition(alias: "a")
-        let cursor = try Row.fetchCursor(db, sql: """
-            SELECT a.id, a.time_ms, a.kind, a.target, a.sink, a.state, a.attempts, a.next_attempt_ms,
-                   a.idempotency_key, a.last_error, a.delivered_ms, a.payload
-            FROM alerts a WHERE \(condition) ORDER BY a.time_ms, a.id
-            """, arguments: Self.arguments(values))
-        var count = 0
-        while let row = try cursor.next() {
-            beginRow(type: "alert")
-            writer.key("id"); writer.int(row[0] as Int64)
-            writer.raw(","); writer.key("time"); writer.timestamp(Timestamp(milliseconds: row[1]))
-            writer.raw(","); writer.key("kind"); writer.string(row[2] as String)
-            writer.raw(","); writer.key("target"); writer.string(row[3] as String)
-            writer.raw(","); writer.key("sink"); writer.string(row[4] as String)
-            writer.raw(","); writer.key("state"); writer.string(row[5] as String)
-            writer.raw(","); writer.key("attempts"); writer.int(row[6] as Int64)
-            writer.raw(","); writer.key("next_attempt_at"); writer.timestamp(Timestamp(milliseconds: row[7]))
-            writer.raw(","); writer.key("idempotency_key"); writer.string(row[8] as String)
-            writer.raw(","); writer.key("last_error"); writer.string(row[9] as String?)
-            writer.raw(","); writer.key("delivered_at"); writer.timestamp((row[10] as Int64?).map(Timestamp.init(milliseconds:)))
-            writer.raw(","); writer.key("payload"); embeddedJSON(row[11] as String?)
-            try endRow()
-            count += 1
-        }
-        return count
     }
 }

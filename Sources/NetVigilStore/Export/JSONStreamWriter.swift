@@ -21,6 +21,9 @@ struct JSONStreamWriter {
         if buffer.count >= flushThreshold { try flush() }
     }
 
+    /// How many bytes are buffered and not yet flushed.
+    var bufferedCount: Int { buffer.count }
+
     /// What is buffered and not yet flushed.
     var bytes: [UInt8] { Array(buffer.bytes) }
 

@@ -20,6 +20,8 @@ public struct RetentionService: Service {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 await self.pruneOnce()
+                // With no export reading, the WAL is copied back and truncated (exports checkpoint as they end).
+                if self.store.exportsInProgress == 0 { _ = try? await self.store.checkpoint() }
                 try? await Task.sleep(for: self.interval)
             }
         }

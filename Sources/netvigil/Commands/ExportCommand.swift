@@ -10,8 +10,11 @@ struct ExportCommand: AsyncParsableCommand {
         abstract: "Export history (probes, reachability events, alerts) as JSON or NDJSON.",
         discussion: """
             TIME is RFC 3339 (2026-11-22T10:00:00Z) or relative to now (-24h, -30m, -7d, now).
-            Safe while the daemon is writing. Exit codes: 64 bad arguments or unknown target, \
-            66 missing/unreadable/corrupt database, 74 output error.
+            Safe while the daemon is writing: rows are read in pages of short transactions (never one snapshot for \
+            the whole export), rows written after the export began are left out, none appears twice. --db must be a \
+            regular file (a link to one is followed). Exit codes: 64 bad arguments or unknown target, \
+            66 missing/not-a-database/corrupt database, 74 I/O error (unreadable or not a regular database file, \
+            output error).
             """)
 
     enum KindOption: String, ExpressibleByArgument, CaseIterable {
@@ -39,7 +42,14 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "json (one document) or ndjson (one object per line).")
     var format: String = "json"
 
-    @Option(name: .long, help: "Write to FILE (mode 0600) instead of stdout.")
+    @Option(name: .long, help: ArgumentHelp(
+        "Write to FILE instead of stdout (- for stdout).",
+        discussion: """
+            The export goes to a temporary file beside FILE (mode 0600), is fsynced and renamed over FILE only when \
+            complete: a failure leaves FILE as it was and no temporary file. A symbolic link to a regular file keeps \
+            the link and replaces its target. An existing FIFO or character device is written straight into and \
+            never removed; a directory, block device, socket or dangling link is refused (exit 74).
+            """, valueName: "FILE"))
     var output: String?
 
     func run() async throws {
@@ -92,24 +102,18 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     private func exportRows(store: Store, query: ExportQuery, format: ExportFormat) throws {
-        let fd: Int32
-        if let output {
-            fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard fd >= 0 else {
-                throw CLIFailure(.ioError, "--output: cannot open \(output): \(String(cString: strerror(errno)))")
-            }
-        } else {
-            fd = STDOUT_FILENO
-        }
-        defer { if output != nil { close(fd) } }
-        let sink = FileDescriptorOutput(fd: fd, name: output ?? "stdout")
-        let progress = output != nil && isatty(STDERR_FILENO) == 1 ? ExportProgress() : nil
+        let destination = try ExportDestination.open(output)
+        let toFile = destination.fd != STDOUT_FILENO
+        let sink = FileDescriptorOutput(fd: destination.fd, name: destination.name)
+        let progress = toFile && isatty(STDERR_FILENO) == 1 ? ExportProgress() : nil
         do {
             let summary = try HistoryExporter(store: store, version: NetVigilVersion.current)
                 .export(query, format: format, to: sink, progress: progress.map { p in { p.report(rows: $0) } })
+            try destination.commit()
             progress?.finish(rows: summary.total)
         } catch {
-            if let output { unlink(output) }
+            destination.abandon()
+            if progress != nil { writeStandardError("\n") }
             switch error {
             case let error as ExportError:
                 throw CLIFailure(.ioError, error.description)
