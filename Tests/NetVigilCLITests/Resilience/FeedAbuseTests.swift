@@ -93,6 +93,7 @@ final class FeedAbuseTests: XCTestCase {
         // The refused clients' connections close on the idle timeout (10 s); then the heap is trimmed.
         Thread.sleep(forTimeInterval: 2)
         let after = daemon.residentMiB()
+        print("RSS with 1,000 non-reading SSE clients: baseline \(baseline) MiB, peak \(peak) MiB, after \(after) MiB")
         XCTAssertLessThan(after, baseline * 1.10 + 2, "RSS after the clients left: \(after) MiB, baseline \(baseline) MiB")
         XCTAssertEqual(daemon.metric("netvigil_feed_event_subscribers_refused_total"), 800)
         XCTAssertEqual(daemon.health().status, 200)
