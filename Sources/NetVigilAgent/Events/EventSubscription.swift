@@ -47,7 +47,9 @@ public final class EventSubscription: AsyncSequence, Sendable {
     /// or ``close()``.
     public func next() async -> EventHub.Delivery? {
         while true {
+            let cancelled = Task.isCancelled
             let step = state.withLock { state -> Step in
+                if cancelled { state.cancelled = true }
                 if state.cancelled { return .end }
                 if !state.pending.isEmpty { return .deliver(.event(state.pending.removeFirst())) }
                 if state.interrupted {

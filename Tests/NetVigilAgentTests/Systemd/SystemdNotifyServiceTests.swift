@@ -96,4 +96,22 @@ final class SystemdNotifyServiceTests: XCTestCase {
         let stopping = await listener.receive(timeout: 2)
         XCTAssertEqual(stopping, "STOPPING=1\nSTATUS=stopping\n")
     }
+
+    func testNoWatchdogPingWhileUnhealthy() async throws {
+        let listener = try NotifySocketListener()
+        let flag = WatcherFlag()
+        let service = SystemdNotifyService(
+            environment: ["NOTIFY_SOCKET": listener.address, "WATCHDOG_USEC": "200000"],
+            logger: logger, watcherIsUp: { true },
+            health: { DaemonHealth.Report(problems: flag.up.load(ordering: .relaxed) ? [] : ["store not writable: disk full"]) })
+        try await runGroup(service) {
+            let withheld = await listener.receive(until: { $0.contains("WATCHDOG=1") }, timeout: 0.6)
+            XCTAssertFalse(withheld.matched, "no ping while unhealthy: \(withheld.received)")
+            XCTAssertTrue(withheld.received.contains("STATUS=unhealthy: store not writable: disk full\n"), "\(withheld.received)")
+            flag.up.store(true, ordering: .relaxed)
+            let resumed = await listener.receive(until: { $0.contains("WATCHDOG=1") }, timeout: 2)
+            XCTAssertTrue(resumed.matched, "\(resumed.received)")
+            XCTAssertEqual(resumed.received.last, "WATCHDOG=1\nSTATUS=healthy again\n")
+        }
+    }
 }
