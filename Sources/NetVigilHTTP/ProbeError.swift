@@ -28,6 +28,9 @@ public struct ProbeError: Error, Sendable, Hashable, Codable, CustomStringConver
         case bodyTooLarge
         /// The probe timed out; `phase` says in which phase.
         case timeout
+        /// An https:// URL redirected to http:// and the target does not allow downgrades; the http:// URL was
+        /// not contacted. A trust problem: credentials would have gone out in clear text.
+        case insecureRedirect
 
         /// Whether losing the network mid-probe can cause this failure (name resolution, connection, TLS
         /// handshake, a cut-off response, a timeout). Verdicts on what the server sent (trust, status, content
@@ -35,7 +38,7 @@ public struct ProbeError: Error, Sendable, Hashable, Codable, CustomStringConver
         public var mayBeNetworkLoss: Bool {
             switch self {
             case .dns, .connectRefused, .connectTimeout, .connect, .tlsHandshake, .httpProtocol, .timeout: true
-            case .invalidRequest, .trust, .status, .contentType, .expectation, .bodyTooLarge: false
+            case .invalidRequest, .trust, .status, .contentType, .expectation, .bodyTooLarge, .insecureRedirect: false
             }
         }
     }
