@@ -144,12 +144,11 @@ struct ConfigDocumentScan {
         error(at: mark, "lists and mappings nest more than \(ConfigLimits.maxDepth) levels deep (the limit)")
     }
 
-    /// libyaml's problem is one of its fixed phrases ("did not find expected key", ...); it is filtered anyway so that
-    /// nothing but plain words can reach a message.
+    /// libyaml's problem is one of its fixed phrases ("did not find expected key", ...), never document text; it is
+    /// filtered to printable ASCII and shortened anyway.
     private func syntaxError(_ parser: yaml_parser_t) -> ConfigError {
         let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
-        let words = String(problem.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || $0 == " " || $0 == "-") }
-            .map(Character.init).prefix(80))
+        let words = String(problem.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }.map(Character.init).prefix(80))
         let mark = parser.problem_mark
         return ConfigError(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1, keyPath: keyPath,
                            message: "YAML syntax error: \(words.isEmpty ? "invalid YAML" : words)")

@@ -24,6 +24,8 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
+        // Key paths hold the document's keys: control characters in them are shown as '?'.
+        let keyPath = String(keyPath.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
         var location = file
         if let line {
             location += ":\(line)"

@@ -93,7 +93,7 @@ public struct TargetsSection: Sendable {
         var headers: [(name: String, value: String)] = []
         if let headersValue = mapping["headers"] {
             let entries = try headersValue.freeFormEntries()
-            guard entries.count < ConfigLimits.maxHeaders else {
+            guard entries.count + (mapping.contains("basic_auth") ? 1 : 0) <= ConfigLimits.maxHeaders else {
                 throw headersValue.error("at most \(ConfigLimits.maxHeaders) headers, basic_auth included (the limit)")
             }
             for entry in entries {

@@ -92,9 +92,9 @@ final class AlertsConfigurationTests: XCTestCase {
         assertError("alerts:\n  sinks: { pager: { webhook: { url: http://x/ } } }\n",
                     "netvigil.yml:2:10: alerts.sinks: expected a list, got a mapping")
         assertError("alerts:\n  sinks:\n    - pager\n",
-                    "netvigil.yml:3:7: alerts.sinks[0]: expected a mapping of name, webhook, exec")
+                    "netvigil.yml:3:7: alerts.sinks[0]: expected a mapping of name, webhook, exec, got a single value")
         assertError("alerts:\n  sinks:\n    - { name: pager, webhook: http://127.0.0.1:9000/hook }\n",
-                    "netvigil.yml:3:31: alerts.sinks[0].webhook: expected a mapping of url, timeout, headers")
+                    "netvigil.yml:3:31: alerts.sinks[0].webhook: expected a mapping of url, timeout, headers, got a single value")
         assertError("alerts:\n  sinks:\n    - { name: pager }\n",
                     "netvigil.yml:3:7: alerts.sinks[0]: sink \"pager\" needs webhook: {url: ...} or exec: {command: [...]}")
         assertError("alerts:\n  sinks:\n    - { name: pager, webhook: { url: http://a/ }, exec: { command: [true] } }\n",
@@ -117,7 +117,7 @@ final class AlertsConfigurationTests: XCTestCase {
         assertError("alerts:\n  sinks:\n    - { name: s, exec: { command: [] } }\n",
                     "netvigil.yml:3:35: alerts.sinks[0].exec.command: expected a non-empty list: [program, arguments...]")
         assertError("alerts:\n  sinks:\n    - { name: s, exec: { command: /bin/true } }\n",
-                    "netvigil.yml:3:35: alerts.sinks[0].exec.command: expected a list")
+                    "netvigil.yml:3:35: alerts.sinks[0].exec.command: expected a list, got a single value")
         assertError("alerts:\n  sinks:\n    - { name: s, exec: { command: [/nonexistent/notify, --urgent] } }\n",
                     "netvigil.yml:3:36: alerts.sinks[0].exec.command[0]: /nonexistent/notify does not exist or is not executable")
         assertError("alerts:\n  sinks:\n    - { name: s, exec: { command: [bin/notify] } }\n",
@@ -132,7 +132,7 @@ final class AlertsConfigurationTests: XCTestCase {
         assertError("alerts:\n  rules:\n    pin_mismatch: { reminder: soon }\n",
                     "netvigil.yml:3:31: alerts.rules.pin_mismatch.reminder: expected a duration like 30d")
         assertError("alerts:\n  rules:\n    pin_mismatch: { send_resolved: maybe }\n",
-                    "netvigil.yml:3:36: alerts.rules.pin_mismatch.send_resolved: expected true or false")
+                    "netvigil.yml:3:36: alerts.rules.pin_mismatch.send_resolved: expected true or false, got a single value")
         assertError("alerts:\n  retry: { initial: 10s, max: 5s }\n",
                     "netvigil.yml:2:31: alerts.retry.max: must not be shorter than retry.initial (10s)")
     }
