@@ -19,6 +19,7 @@ struct RunCommand: AsyncParsableCommand {
     var config: String?
 
     func run() async throws {
+        StartupSignals.restoreDefaults()
         try await withCLIFailureHandling {
             let configuration = try loadConfiguration(config)
             LogBootstrap.bootstrap(level: configuration.log.level)
