@@ -39,12 +39,11 @@ public struct HTTPProber: Sendable {
                     guard result.redirects.count < configuration.maxRedirects else {
                         throw ProbeError(.httpProtocol, "more than \(configuration.maxRedirects) redirects")
                     }
-                    guard let next = URL(string: location, relativeTo: current.url)?.absoluteURL,
-                          let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https", next.host != nil else {
-                        throw ProbeError(.httpProtocol, "redirect to an invalid location \"\(location)\"")
-                    }
+                    let next = try Self.redirectTarget(location, from: current.url, status: received.status,
+                                                       configuration: configuration)
                     result.redirects.append(.init(url: current.url.absoluteString, status: received.status, location: next.absoluteString))
-                    current = Self.redirected(current, to: next, status: received.status)
+                    current = Self.redirected(current, to: next, status: received.status,
+                                              keepsCredentials: configuration.sendsCredentialsOnRedirect)
                     continue
                 }
                 response = received
@@ -80,8 +79,10 @@ public struct HTTPProber: Sendable {
         }
     }
 
-    /// The request for the next hop: 303 (and 301/302 after POST) becomes GET without body, as browsers do.
-    static func redirected(_ request: ProbeRequest, to url: URL, status: Int) -> ProbeRequest {
+    /// The request for the next hop: 303 (and 301/302 after POST) becomes GET without body, as browsers do. When
+    /// the scheme, host or port changes, only `originFreeHeaders` go along (curl's rule), unless `keepsCredentials`
+    /// and the redirect is not a downgrade to http://.
+    static func redirected(_ request: ProbeRequest, to url: URL, status: Int, keepsCredentials: Bool = false) -> ProbeRequest {
         var next = request
         next.url = url
         if status == 303 || ((status == 301 || status == 302) && request.method == .POST) {
@@ -89,10 +90,49 @@ public struct HTTPProber: Sendable {
             next.body = []
             next.headers.removeAll { ["content-type", "content-length"].contains($0.name.lowercased()) }
         }
-        if url.host?.lowercased() != request.url.host?.lowercased() {
-            next.headers.removeAll { $0.name.lowercased() == "authorization" }  // never hand credentials to another host
+        let downgrade = request.url.scheme?.lowercased() == "https" && url.scheme?.lowercased() == "http"
+        if Origin(request.url) != Origin(url), !keepsCredentials || downgrade {
+            next.headers.removeAll { !originFreeHeaders.contains($0.name.lowercased()) }
         }
         return next
+    }
+
+    /// Headers that carry no credentials and go to any origin; every other header (Authorization, Cookie,
+    /// Proxy-Authorization, configured ones) stays with the origin it was configured for.
+    static let originFreeHeaders: Set<String> = ["user-agent", "accept", "accept-encoding", "content-type"]
+
+    /// Scheme, host and port: a redirect that changes any of them is a change of origin.
+    struct Origin: Equatable {
+        var scheme: String?, host: String?, port: Int?
+
+        init(_ url: URL) {
+            scheme = url.scheme?.lowercased()
+            host = url.host?.lowercased()
+            port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+        }
+    }
+
+    /// The next hop's URL: `location` resolved against `current`, without user info; an https:// → http://
+    /// redirect is refused unless the configuration allows downgrades (the http:// URL is never contacted).
+    static func redirectTarget(_ location: String, from current: URL, status: Int, configuration: ProbeConfiguration) throws(ProbeError) -> URL {
+        guard let resolved = URL(string: location, relativeTo: current)?.absoluteURL, let next = withoutUserInfo(resolved),
+              let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https", next.host != nil else {
+            throw ProbeError(.httpProtocol, "redirect to an invalid location (not an http:// or https:// URL with a host)")
+        }
+        if current.scheme?.lowercased() == "https", scheme == "http", !configuration.allowsDowngradeRedirects {
+            throw ProbeError(.insecureRedirect, "\(status) redirect from \(current.absoluteString) to \(next.absoluteString) not followed: "
+                             + "https:// to http:// would send the request in clear text (follow_redirects.allow_downgrade)")
+        }
+        return next
+    }
+
+    /// `url` without `user:password@` (a server's Location may carry credentials; they are never stored or sent).
+    static func withoutUserInfo(_ url: URL) -> URL? {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+        guard components.user != nil || components.password != nil else { return url }
+        components.user = nil
+        components.password = nil
+        return components.url
     }
 
     // MARK: One hop

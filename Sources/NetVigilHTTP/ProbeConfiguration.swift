@@ -12,6 +12,12 @@ public struct ProbeConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// Redirects followed (default 10; 0 = do not follow).
     public var maxRedirects: Int
+    /// Whether an https:// URL may redirect to http:// (default false: such a redirect is not followed and the
+    /// probe fails as `insecureRedirect`).
+    public var allowsDowngradeRedirects: Bool
+    /// Whether configured headers (credentials included) still go out after a redirect to another scheme, host or
+    /// port (default false, as curl without `--location-trusted`). Never after a downgrade to http://.
+    public var sendsCredentialsOnRedirect: Bool
     /// Address family.
     public var addressFamily: AddressFamily
     /// Which family goes first when `addressFamily` is `any` (default: getaddrinfo's order).
@@ -31,7 +37,8 @@ public struct ProbeConfiguration: Sendable {
 
     /// Makes a configuration with the defaults above.
     public init(trustStore: TrustStore, policies: PolicySet? = nil, timeout: TimeInterval = 10, connectTimeout: TimeInterval = 5,
-                maxBodyBytes: Int = 10 * 1024 * 1024, maxRedirects: Int = 10, addressFamily: AddressFamily = .any,
+                maxBodyBytes: Int = 10 * 1024 * 1024, maxRedirects: Int = 10, allowsDowngradeRedirects: Bool = false,
+                sendsCredentialsOnRedirect: Bool = false, addressFamily: AddressFamily = .any,
                 preferredFamily: PreferredFamily = .system,
                 tls: TLSConfiguration = TLSConfiguration(), responseSerializer: ResponseSerializer = .http,
                 expectations: ProbeExpectations = ProbeExpectations()) {
@@ -39,6 +46,8 @@ public struct ProbeConfiguration: Sendable {
         self.connectTimeout = connectTimeout
         self.maxBodyBytes = maxBodyBytes
         self.maxRedirects = maxRedirects
+        self.allowsDowngradeRedirects = allowsDowngradeRedirects
+        self.sendsCredentialsOnRedirect = sendsCredentialsOnRedirect
         self.addressFamily = addressFamily
         self.preferredFamily = preferredFamily
         self.tls = tls

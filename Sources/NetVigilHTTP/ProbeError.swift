@@ -31,6 +31,9 @@ public struct ProbeError: Error, Sendable, Hashable, Codable, CustomStringConver
         /// The agent itself ran out of file descriptors or memory (EMFILE, ENFILE, ENOMEM): not the target's fault;
         /// recorded as skipped and counted, never a `target_down`.
         case resourceExhausted
+        /// An https:// URL redirected to http:// and the target does not allow downgrades; the http:// URL was
+        /// not contacted. A trust problem: credentials would have gone out in clear text.
+        case insecureRedirect
 
         /// Whether losing the network mid-probe can cause this failure (name resolution, connection, TLS
         /// handshake, a cut-off response, a timeout). Verdicts on what the server sent (trust, status, content
@@ -38,7 +41,8 @@ public struct ProbeError: Error, Sendable, Hashable, Codable, CustomStringConver
         public var mayBeNetworkLoss: Bool {
             switch self {
             case .dns, .connectRefused, .connectTimeout, .connect, .tlsHandshake, .httpProtocol, .timeout: true
-            case .invalidRequest, .trust, .status, .contentType, .expectation, .bodyTooLarge, .resourceExhausted: false
+            case .invalidRequest, .trust, .status, .contentType, .expectation, .bodyTooLarge, .resourceExhausted,
+                 .insecureRedirect: false
             }
         }
     }

@@ -67,7 +67,7 @@ final class ConfigurationTests: XCTestCase {
               retention: forever
             """
         XCTAssertThrowsError(try AgentConfiguration(yaml: yaml, file: "netvigil.yml")) { error in
-            XCTAssertEqual("\(error)", "netvigil.yml:5:14: storage.retention: expected a duration like 30d, got \"forever\"")
+            XCTAssertEqual("\(error)", "netvigil.yml:5:14: storage.retention: expected a duration like 30d")
         }
     }
 
@@ -116,7 +116,7 @@ final class ConfigurationTests: XCTestCase {
 
     func testDuplicateKeyIsAnError() {
         XCTAssertThrowsError(try AgentConfiguration(yaml: "log: { level: info, level: debug }", file: "n.yml")) { error in
-            XCTAssertTrue("\(error)".hasPrefix("n.yml: YAML error:") && "\(error)".contains("'level'"), "\(error)")
+            XCTAssertEqual("\(error)", "n.yml:1:21: log.level: duplicate key")
         }
     }
 

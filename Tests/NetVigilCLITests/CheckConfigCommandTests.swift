@@ -35,7 +35,7 @@ final class CheckConfigCommandTests: XCTestCase {
         let file = try directory.write("n.yml", "storage:\n  retention: forever\n")
         let bad = try ProcessRunner.run(["check-config", file])
         XCTAssertEqual(bad.status, 78)
-        XCTAssertEqual(bad.stderr, "netvigil: n.yml:2:14: storage.retention: expected a duration like 30d, got \"forever\"\n")
+        XCTAssertEqual(bad.stderr, "netvigil: n.yml:2:14: storage.retention: expected a duration like 30d\n")
         let missing = try ProcessRunner.run(["check-config", directory.path("nope.yml")])
         XCTAssertEqual(missing.status, 78)
         XCTAssertTrue(missing.stderr.contains("nope.yml: no such file"), missing.stderr)

@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilHTTP
 import NetVigilStore
 
 /// How one probe result counts for one rule.
@@ -34,6 +35,12 @@ enum AlertObservation: Equatable {
             // The chain failed before pins were looked at: trust_failure covers it.
             return verdict == "not_evaluated" ? .neutral : .good
         case .trustFailure:
+            if record.errorKind == ProbeError.Kind.insecureRedirect.rawValue {
+                // An https:// target sent to http://: a trust problem even though its certificate was fine.
+                var message = "insecure redirect on \(endpoint)"
+                if let detail = firstLine(record.errorMessage) { message += ": \(detail)" }
+                return .bad(message: message, fingerprint: "insecureRedirect|" + fingerprint(record, context: context))
+            }
             guard let verdict = record.trustVerdict else { return .neutral }
             if verdict == "trusted" { return .good }
             let reason = verdict.hasPrefix("untrusted:") ? String(verdict.dropFirst("untrusted:".count)) : verdict

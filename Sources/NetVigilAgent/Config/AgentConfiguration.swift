@@ -28,8 +28,10 @@ public struct AgentConfiguration: Sendable {
         alerts = AlertsSection()
     }
 
-    /// Parses a YAML document; `file` is used in error messages.
+    /// Parses a YAML document; `file` is used in error messages. The document is checked against `ConfigLimits`
+    /// (alias expansion, depth, size) before it is composed.
     public init(yaml: String, file: String) throws {
+        try ConfigDocumentScan.check(yaml, file: file)
         let node: Node?
         do {
             node = try Yams.compose(yaml: yaml)
@@ -51,14 +53,26 @@ public struct AgentConfiguration: Sendable {
         }
     }
 
-    /// Loads and validates a configuration file.
+    /// Loads and validates a configuration file; a file over `ConfigLimits.maxFileBytes` is refused after reading
+    /// one byte more than the limit.
     public static func load(path: String) throws -> AgentConfiguration {
         let name = (path as NSString).lastPathComponent
         guard FileManager.default.fileExists(atPath: path) else {
             throw ConfigError(file: path, keyPath: "", message: "no such file")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ConfigError(file: path, keyPath: "", message: "cannot read file (permission denied?)")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: ConfigLimits.maxFileBytes + 1) ?? Data()
+        } catch {
+            throw ConfigError(file: path, keyPath: "", message: "cannot read file (a directory?)")
+        }
+        guard data.count <= ConfigLimits.maxFileBytes else {
+            throw ConfigError(file: name, keyPath: "",
+                              message: "file is larger than \(ConfigLimits.describe(bytes: ConfigLimits.maxFileBytes)) (the limit)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(file: name, keyPath: "", message: "file is not UTF-8 text")
@@ -82,15 +96,18 @@ public struct AgentConfiguration: Sendable {
 }
 
 extension ConfigError {
-    /// Converts a Yams syntax error into a located configuration error.
+    /// Converts a Yams error into a located configuration error. Yams's own descriptions quote the document (its
+    /// "Context:"), so only the position and a fixed phrase are kept.
     static func fromYams(_ error: YamlError, file: String) -> ConfigError {
         switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _):
-            return ConfigError(file: file, line: mark.line, column: mark.column, keyPath: "", message: "YAML syntax error: \(problem)")
-        case .composer(_, let problem, let mark, _):
-            return ConfigError(file: file, line: mark.line, column: mark.column, keyPath: "", message: "YAML error: \(problem)")
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _):
+            return ConfigError(file: file, line: mark.line, column: mark.column, keyPath: "", message: "YAML syntax error")
+        case .composer(_, _, let mark, _):
+            return ConfigError(file: file, line: mark.line, column: mark.column, keyPath: "", message: "invalid YAML document")
+        case .duplicatedKeysInMapping(_, let context):
+            return ConfigError(file: file, line: context.mark.line, column: context.mark.column, keyPath: "", message: "duplicate key")
         default:
-            return ConfigError(file: file, keyPath: "", message: "YAML error: \(error)")
+            return ConfigError(file: file, keyPath: "", message: "invalid YAML document")
         }
     }
 }

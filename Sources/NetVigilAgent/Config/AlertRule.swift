@@ -57,7 +57,7 @@ public struct AlertRule: Sendable, Equatable {
                 let duration = try value.duration()
                 reminder = duration == .zero ? nil : duration
                 if let reminder, reminder < .seconds(1) {
-                    throw value.error("must be at least 1s (or 0s / off for no reminders), got \"\(text)\"")
+                    throw value.error("must be at least 1s (or 0s / off for no reminders)")
                 }
             }
         }

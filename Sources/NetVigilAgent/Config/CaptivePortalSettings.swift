@@ -31,7 +31,7 @@ public struct CaptivePortalSettings: Sendable, Equatable {
         let url = try urlValue.nonEmptyString()
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", components.host?.isEmpty == false else {
-            throw urlValue.error("expected an http:// URL, got \"\(url)\"")
+            throw urlValue.error("expected an http:// URL")
         }
         self.init(url: url)
         if let item = mapping["expect_status"] { expectStatus = try item.int(in: 100...599) }

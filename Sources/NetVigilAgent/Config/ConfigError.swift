@@ -1,7 +1,8 @@
 /// A configuration problem, located by file, line, column and key path.
 ///
 /// Its description is the one line an operator sees, e.g.
-/// `netvigil.yml:12:5: storage.retention: expected a duration like 30d, got "forever"`.
+/// `netvigil.yml:12:5: storage.retention: expected a duration like 30d`. Messages come from a fixed vocabulary and
+/// never quote the document (a value may be a secret).
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     /// File name as given by the operator (or `<embedded>` for the built-in default).
     public var file: String
@@ -23,6 +24,8 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
+        // Key paths hold the document's keys: control characters in them are shown as '?'.
+        let keyPath = String(keyPath.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
         var location = file
         if let line {
             location += ":\(line)"

@@ -31,10 +31,10 @@ public struct ConfigValue: @unchecked Sendable {
         return false
     }
 
-    /// A description of the node for "got ..." messages.
+    /// The node's kind for "got ..." messages; never its text (which may be a secret).
     var shortDescription: String {
         switch node {
-        case .scalar(let scalar): return "\"\(scalar.string)\""
+        case .scalar: return isNull ? "nothing" : "a single value"
         case .mapping: return "a mapping"
         case .sequence: return "a list"
         case .alias: return "an alias"
@@ -62,7 +62,7 @@ public struct ConfigValue: @unchecked Sendable {
             throw error("expected a whole number, got \(shortDescription)")
         }
         guard range.contains(value) else {
-            throw error("expected a number from \(range.lowerBound) to \(range.upperBound), got \(value)")
+            throw error("expected a number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
     }
@@ -83,10 +83,10 @@ public struct ConfigValue: @unchecked Sendable {
     public func duration(minimum: Duration? = nil) throws -> Duration {
         let text = try string()
         guard let value = ConfigDuration.parse(text) else {
-            throw error("expected a duration like 30d, got \"\(text)\"")
+            throw error("expected a duration like 30d")
         }
         if let minimum, value < minimum {
-            throw error("must be at least \(ConfigDuration.format(minimum)), got \"\(text)\"")
+            throw error("must be at least \(ConfigDuration.format(minimum))")
         }
         return value
     }
@@ -95,7 +95,7 @@ public struct ConfigValue: @unchecked Sendable {
     public func oneOf(_ choices: [String]) throws -> String {
         let value = try string()
         guard choices.contains(value) else {
-            throw error("expected one of \(choices.joined(separator: ", ")), got \"\(value)\"")
+            throw error("expected one of \(choices.joined(separator: ", "))")
         }
         return value
     }

@@ -35,7 +35,7 @@ public struct FeedSection: ConfigSection, Equatable {
         if let value = mapping["listen"] {
             let text = try value.string()
             guard let address = ListenAddress(parsing: text) else {
-                throw value.error("expected HOST:PORT such as 127.0.0.1:9337 or [::1]:9337, got \"\(text)\"")
+                throw value.error("expected HOST:PORT such as 127.0.0.1:9337 or [::1]:9337")
             }
             listen = address
         }
@@ -52,7 +52,8 @@ public struct FeedSection: ConfigSection, Equatable {
             throw file.error("set either token or token_file, not both")
         }
         if let inline {
-            token = Secret(try inline.nonEmptyString())
+            _ = try inline.nonEmptyString()
+            token = Secret(try inline.headerText("the token"))
         } else if let file {
             let path = try file.nonEmptyString()
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -60,6 +61,9 @@ public struct FeedSection: ConfigSection, Equatable {
             }
             let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             guard !text.isEmpty else { throw file.error("token file \(path) is empty") }
+            guard !ConfigValue.hasControlCharacter(text, allowsTab: false) else {
+                throw file.error("token file \(path) holds control characters")
+            }
             token = Secret(text)
         }
     }

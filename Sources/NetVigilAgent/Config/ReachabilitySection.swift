@@ -27,7 +27,8 @@ public struct ReachabilitySection: ConfigSection, Equatable {
                 do {
                     target = try ReachabilityTarget(parsing: text)
                 } catch {
-                    throw item.error("expected default, an IP address or a host name, got \"\(text)\" (\(error))")
+                    let reason = if case .invalidTarget(_, let reason) = error { reason } else { "invalid" }
+                    throw item.error("expected default, an IP address or a host name (\(reason))")
                 }
                 if !targets.contains(target) { targets.append(target) }
             }

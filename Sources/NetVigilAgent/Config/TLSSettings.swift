@@ -97,7 +97,7 @@ public struct TLSSettings: Sendable {
         if let item = mapping["pins_expire"] {
             let text = try item.nonEmptyString()
             guard let date = Self.date(text) else {
-                throw item.error("expected a date like 2027-06-30 or 2027-06-30T00:00:00Z, got \"\(text)\"")
+                throw item.error("expected a date like 2027-06-30 or 2027-06-30T00:00:00Z")
             }
             pinsExpire = date
         }

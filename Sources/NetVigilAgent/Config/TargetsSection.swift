@@ -21,14 +21,15 @@ import Yams
 ///               body_contains: [UP], body_matches: ['"status":\s*"UP"'], max_response_time: 500ms,
 ///               min_cert_validity: 14d }
 ///     tls: { pinning: publicKey, pins: [sha256/...], ca: [/etc/netvigil/ca.pem], min_version: "1.3" }
-///     follow_redirects: 10                  # 0 = do not follow
+///     follow_redirects: { max: 10, allow_downgrade: false }   # or a number (0 = do not follow) or false
+///     send_credentials_on_redirect: false   # keep headers and basic_auth when a redirect changes origin
 ///     ip: any                               # any, 4, 6
 ///     alerts: [pager]
 /// ```
 public struct TargetsSection: Sendable {
     public static let key = "targets"
     static let allowedKeys = ["name", "url", "interval", "timeout", "method", "headers", "params", "body", "basic_auth",
-                              "expect", "tls", "follow_redirects", "ip", "alerts"]
+                              "expect", "tls", "follow_redirects", "send_credentials_on_redirect", "ip", "alerts"]
     static let expectKeys = ["status", "content_type", "json", "body_contains", "body_matches", "max_response_time",
                              "min_cert_validity"]
 
@@ -45,7 +46,11 @@ public struct TargetsSection: Sendable {
     init(reading value: ConfigValue, policies: TLSPoliciesSection, sinkNames: [String]) throws {
         targets = []
         var names: Set<String> = []
-        for item in try value.sequence() {
+        let items = try value.sequence()
+        if items.count > ConfigLimits.maxTargets {
+            throw items[ConfigLimits.maxTargets].error("at most \(ConfigLimits.maxTargets) targets (the limit)")
+        }
+        for item in items {
             let target = try Self.target(item, policies: policies, sinkNames: sinkNames)
             guard names.insert(target.name).inserted else {
                 throw item.error("target name \"\(target.name)\" is used twice")
@@ -60,14 +65,17 @@ public struct TargetsSection: Sendable {
         let name = try nameValue.nonEmptyString()
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         guard name.count <= 64, name.allSatisfy({ allowed.contains($0) }) else {
-            throw nameValue.error("target names use letters, digits, '.', '_' and '-' (at most 64), got \"\(name)\"")
+            throw nameValue.error("target names use letters, digits, '.', '_' and '-' (at most 64)")
         }
 
         let urlValue = try mapping.required("url")
         let urlText = try urlValue.nonEmptyString()
         guard let components = URLComponents(string: urlText), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let rawHost = components.host, !rawHost.isEmpty else {
-            throw urlValue.error("expected an http:// or https:// URL with a host, got \"\(urlText)\"")
+            throw urlValue.error("expected an http:// or https:// URL with a host")
+        }
+        guard components.user == nil, components.password == nil else {
+            throw urlValue.error("credentials in the URL are not accepted; use basic_auth: { user, password_file }")
         }
         let host = rawHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
         let port = components.port ?? (scheme == "https" ? 443 : 80)
@@ -84,8 +92,15 @@ public struct TargetsSection: Sendable {
 
         var headers: [(name: String, value: String)] = []
         if let headersValue = mapping["headers"] {
-            for entry in try headersValue.freeFormEntries() {
-                headers.append((entry.key, try entry.value.string()))
+            let entries = try headersValue.freeFormEntries()
+            guard entries.count + (mapping.contains("basic_auth") ? 1 : 0) <= ConfigLimits.maxHeaders else {
+                throw headersValue.error("at most \(ConfigLimits.maxHeaders) headers, basic_auth included (the limit)")
+            }
+            for entry in entries {
+                try entry.value.checkHeaderName(entry.key)
+                let text = try entry.value.headerText()
+                try entry.value.checkHeaderSize(name: entry.key, value: text)
+                headers.append((entry.key, text))
             }
         }
         if let authValue = mapping["basic_auth"] {
@@ -116,7 +131,7 @@ public struct TargetsSection: Sendable {
             request = try RequestSerializer(version: NetVigilVersion.current).request(
                 method: method, url: urlText, parameters: parameters, headers: headers, jsonBody: jsonBody)
         } catch {
-            throw item.error("\(error)")
+            throw item.error(Self.describe(error))
         }
 
         var serializer = ResponseSerializer.http
@@ -175,14 +190,8 @@ public struct TargetsSection: Sendable {
             throw (mapping["tls"] ?? item).error("\(error)")
         }
 
-        var maxRedirects = 10
-        if let value = mapping["follow_redirects"] {
-            if let enabled = try? value.bool() {
-                maxRedirects = enabled ? 10 : 0
-            } else {
-                maxRedirects = try value.int(in: 0...50)
-            }
-        }
+        let redirects = try mapping["follow_redirects"].map(RedirectSettings.init(reading:)) ?? RedirectSettings()
+        let keepsCredentials = try mapping["send_credentials_on_redirect"]?.bool() ?? false
         var family = AddressFamily.any
         var preferred = PreferredFamily.system
         if let value = mapping["ip"] {
@@ -215,7 +224,8 @@ public struct TargetsSection: Sendable {
         let timeoutSeconds = seconds(timeout)
         let configuration = ProbeConfiguration(
             trustStore: trustStore, policies: policySet, timeout: timeoutSeconds, connectTimeout: min(5, timeoutSeconds),
-            maxRedirects: maxRedirects, addressFamily: family, preferredFamily: preferred, tls: tls.tls, responseSerializer: serializer,
+            maxRedirects: redirects.max, allowsDowngradeRedirects: redirects.allowsDowngrade,
+            sendsCredentialsOnRedirect: keepsCredentials, addressFamily: family, preferredFamily: preferred, tls: tls.tls, responseSerializer: serializer,
             expectations: expectations)
         return ProbeTarget(name: name, url: urlText, host: host, port: port, interval: interval, timeout: timeout,
                            request: request, configuration: configuration, alertSinks: sinks, alertSinksExplicit: explicit,
@@ -240,7 +250,8 @@ public struct TargetsSection: Sendable {
     private static func basicAuthorization(_ value: ConfigValue) throws -> String {
         let auth = try value.mapping(allowedKeys: ["user", "password", "password_file"])
         let userValue = try auth.required("user")
-        let user = try userValue.nonEmptyString()
+        _ = try userValue.nonEmptyString()
+        let user = try userValue.headerText("a basic-auth user name")
         guard !user.contains(":") else { throw userValue.error("a basic-auth user name cannot contain ':'") }
         if auth["password"] != nil, let file = auth["password_file"] {
             throw file.error("set either password or password_file, not both")
@@ -250,10 +261,22 @@ public struct TargetsSection: Sendable {
             let path = try file.nonEmptyString()
             guard let data = FileManager.default.contents(atPath: path) else { throw file.error("cannot read password file \(path)") }
             password = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+            guard !ConfigValue.hasControlCharacter(password, allowsTab: false) else {
+                throw file.error("password file \(path) holds control characters")
+            }
         } else {
-            password = try auth.required("password").string()
+            password = try auth.required("password").headerText("a basic-auth password")
         }
         return RequestSerializer.basicAuthorization(user: user, password: password)
+    }
+
+    /// A request-building error in fixed words (the URL and header values are not quoted).
+    private static func describe(_ error: RequestSerializationError) -> String {
+        switch error {
+        case .invalidURL: "the URL cannot be used for a request"
+        case .invalidHeader: "a header name or value cannot be sent"
+        case .invalidJSON: "the JSON body is not valid JSON"
+        }
     }
 
     /// `status: [200, "200-299", 301]`.
@@ -262,7 +285,7 @@ public struct TargetsSection: Sendable {
         for entry in try value.sequenceOrSingle() {
             let text = try entry.string()
             guard let codes = StatusCodeSet.parse(item: text) else {
-                throw entry.error("expected a status code or range like 200 or 200-299, got \"\(text)\"")
+                throw entry.error("expected a status code or range like 200 or 200-299")
             }
             result.formUnion(codes)
         }

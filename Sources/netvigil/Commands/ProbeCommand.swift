@@ -64,6 +64,12 @@ struct ProbeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Do not follow redirects.")
     var noFollowRedirects = false
 
+    @Flag(name: .long, help: "Follow a redirect from https:// to http:// (default: fail as insecureRedirect).")
+    var allowDowngradeRedirects = false
+
+    @Flag(name: .long, help: "Keep --header and --basic-auth when a redirect changes scheme, host or port (never on a downgrade).")
+    var sendCredentialsOnRedirect = false
+
     @Flag(name: .customLong("ip4"), help: "IPv4 only.")
     var ip4 = false
 
@@ -125,6 +131,9 @@ struct ProbeCommand: AsyncParsableCommand {
                 body = jsonBody
             }
         }
+        if let components = URLComponents(string: url), components.user != nil || components.password != nil {
+            throw CLIFailure(.usage, "URL: credentials in the URL are not accepted; use --basic-auth USER:PASS")
+        }
         var target = url
         if !query.isEmpty {
             let encoded = QueryString.encode(try Self.pairs(query, option: "--query"))
@@ -167,6 +176,7 @@ struct ProbeCommand: AsyncParsableCommand {
         let configuration = ProbeConfiguration(
             trustStore: try policyOptions.trustStore(), policies: try PolicySet(default: policy, entries: []),
             timeout: timeoutSeconds, connectTimeout: min(5, timeoutSeconds), maxRedirects: noFollowRedirects ? 0 : 10,
+            allowsDowngradeRedirects: allowDowngradeRedirects, sendsCredentialsOnRedirect: sendCredentialsOnRedirect,
             addressFamily: ip4 ? .ipv4 : (ip6 ? .ipv6 : .any), preferredFamily: preferIP4 ? .ipv4 : (preferIP6 ? .ipv6 : .system),
             responseSerializer: serializer, expectations: expectations)
         return (request, configuration)

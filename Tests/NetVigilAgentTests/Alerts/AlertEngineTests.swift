@@ -151,6 +151,21 @@ final class AlertEngineTests: XCTestCase {
         XCTAssertEqual(Set(good.events.map(\.state)), [.resolved])
     }
 
+    func testInsecureRedirectIsATrustFailureAndResolvesWhenTheRedirectGoes() {
+        let engine = engine { $0[.targetDown].enabled = false }
+        let context = F.context(sinks: ["pager"])
+        // The certificate was fine (trusted, pins matched): the refused https → http redirect alone is the trust problem.
+        let refused = F.record(at: F.at(0), outcome: .failed, errorKind: "insecureRedirect",
+                               errorMessage: "302 redirect from https://api.example.com:8443/health to http://api.example.com/health not followed")
+        let decision = engine.evaluate(refused, context: context, now: F.at(0))
+        XCTAssertEqual(decision.rows.map(\.kind), ["trust_failure"])
+        XCTAssertTrue(decision.events.first?.message.hasPrefix("insecure redirect on api.example.com:8443: 302 redirect") == true,
+                      decision.events.first?.message ?? "no event")
+        let good = engine.evaluate(F.record(at: F.at(10)), context: context, now: F.at(10))
+        XCTAssertEqual(good.events.map(\.kind), ["trust_failure"])
+        XCTAssertEqual(good.events.map(\.state), [.resolved])
+    }
+
     func testIdenticalReportsAreNotResentInsideTheWindowButNewOnesAre() {
         let engine = engine()
         let context = F.context(sinks: ["pager"])

@@ -92,9 +92,9 @@ final class AlertsConfigurationTests: XCTestCase {
         assertError("alerts:\n  sinks: { pager: { webhook: { url: http://x/ } } }\n",
                     "netvigil.yml:2:10: alerts.sinks: expected a list, got a mapping")
         assertError("alerts:\n  sinks:\n    - pager\n",
-                    "netvigil.yml:3:7: alerts.sinks[0]: expected a mapping of name, webhook, exec, got \"pager\"")
+                    "netvigil.yml:3:7: alerts.sinks[0]: expected a mapping of name, webhook, exec, got a single value")
         assertError("alerts:\n  sinks:\n    - { name: pager, webhook: http://127.0.0.1:9000/hook }\n",
-                    "netvigil.yml:3:31: alerts.sinks[0].webhook: expected a mapping of url, timeout, headers, got \"http://127.0.0.1:9000/hook\"")
+                    "netvigil.yml:3:31: alerts.sinks[0].webhook: expected a mapping of url, timeout, headers, got a single value")
         assertError("alerts:\n  sinks:\n    - { name: pager }\n",
                     "netvigil.yml:3:7: alerts.sinks[0]: sink \"pager\" needs webhook: {url: ...} or exec: {command: [...]}")
         assertError("alerts:\n  sinks:\n    - { name: pager, webhook: { url: http://a/ }, exec: { command: [true] } }\n",
@@ -102,14 +102,14 @@ final class AlertsConfigurationTests: XCTestCase {
         assertError("alerts:\n  sinks:\n    - { webhook: { url: http://a/ } }\n",
                     "netvigil.yml:3:7: alerts.sinks[0].name: required key is missing")
         assertError("alerts:\n  sinks:\n    - { name: 'pa ger', webhook: { url: http://a/ } }\n",
-                    "netvigil.yml:3:15: alerts.sinks[0].name: sink names may use letters, digits, _, - and . only, got \"pa ger\"")
+                    "netvigil.yml:3:15: alerts.sinks[0].name: sink names may use letters, digits, _, - and . only")
         assertError("alerts:\n  sinks:\n    - { name: a, exec: { command: [true] } }\n    - { name: a, webhook: { url: http://a/ } }\n",
                     "netvigil.yml:4:15: alerts.sinks[1].name: sink name \"a\" is used twice; names must be unique")
     }
 
     func testWebhookAndExecValueErrors() {
         assertError("alerts:\n  sinks:\n    - { name: p, webhook: { url: 'ftp://example/hook' } }\n",
-                    "netvigil.yml:3:34: alerts.sinks[0].webhook.url: expected an http:// or https:// URL, got \"ftp://example/hook\"")
+                    "netvigil.yml:3:34: alerts.sinks[0].webhook.url: expected an http:// or https:// URL")
         assertError("alerts:\n  sinks:\n    - { name: p, webhook: { url: http://a/, headers: [X-Team] } }\n",
                     "netvigil.yml:3:54: alerts.sinks[0].webhook.headers: expected a mapping of header names to values, got a list")
         assertError("alerts:\n  sinks:\n    - { name: p, webhook: { url: http://a/, headers: { Idempotency-Key: x } } }\n",
@@ -117,22 +117,22 @@ final class AlertsConfigurationTests: XCTestCase {
         assertError("alerts:\n  sinks:\n    - { name: s, exec: { command: [] } }\n",
                     "netvigil.yml:3:35: alerts.sinks[0].exec.command: expected a non-empty list: [program, arguments...]")
         assertError("alerts:\n  sinks:\n    - { name: s, exec: { command: /bin/true } }\n",
-                    "netvigil.yml:3:35: alerts.sinks[0].exec.command: expected a list, got \"/bin/true\"")
+                    "netvigil.yml:3:35: alerts.sinks[0].exec.command: expected a list, got a single value")
         assertError("alerts:\n  sinks:\n    - { name: s, exec: { command: [/nonexistent/notify, --urgent] } }\n",
                     "netvigil.yml:3:36: alerts.sinks[0].exec.command[0]: /nonexistent/notify does not exist or is not executable")
         assertError("alerts:\n  sinks:\n    - { name: s, exec: { command: [bin/notify] } }\n",
-                    "netvigil.yml:3:36: alerts.sinks[0].exec.command[0]: use an absolute path or a program name found in PATH, got \"bin/notify\"")
+                    "netvigil.yml:3:36: alerts.sinks[0].exec.command[0]: use an absolute path or a program name found in PATH")
         assertError("alerts:\n  sinks:\n    - { name: s, exec: { command: [netvigil-no-such-program] } }\n",
                     "netvigil.yml:3:36: alerts.sinks[0].exec.command[0]: netvigil-no-such-program was not found in PATH")
     }
 
     func testRuleAndRetryValueErrors() {
         assertError("alerts:\n  rules:\n    target_down: { threshold: 0 }\n",
-                    "netvigil.yml:3:31: alerts.rules.target_down.threshold: expected a number from 1 to 10000, got 0")
+                    "netvigil.yml:3:31: alerts.rules.target_down.threshold: expected a number from 1 to 10000")
         assertError("alerts:\n  rules:\n    pin_mismatch: { reminder: soon }\n",
-                    "netvigil.yml:3:31: alerts.rules.pin_mismatch.reminder: expected a duration like 30d, got \"soon\"")
+                    "netvigil.yml:3:31: alerts.rules.pin_mismatch.reminder: expected a duration like 30d")
         assertError("alerts:\n  rules:\n    pin_mismatch: { send_resolved: maybe }\n",
-                    "netvigil.yml:3:36: alerts.rules.pin_mismatch.send_resolved: expected true or false, got \"maybe\"")
+                    "netvigil.yml:3:36: alerts.rules.pin_mismatch.send_resolved: expected true or false, got a single value")
         assertError("alerts:\n  retry: { initial: 10s, max: 5s }\n",
                     "netvigil.yml:2:31: alerts.retry.max: must not be shorter than retry.initial (10s)")
     }

@@ -1,0 +1,132 @@
+"""The soak driver behind soak.sh: starts nginx, hostile servers, the daemon and the feed clients, samples every
+minute and prints the trend. Everything runs on loopback in a temporary directory that is removed at the end."""
+import json, os, random, shutil, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+binary, minutes = sys.argv[1], int(sys.argv[2])
+work = tempfile.mkdtemp(prefix="netvigil-soak-")
+stop = threading.Event()
+
+def free_port():
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close(); return port
+
+nginx_port, feed_port = free_port(), free_port()
+os.makedirs(f"{work}/nginx/logs")
+with open(f"{work}/nginx/nginx.conf", "w") as f:
+    f.write(f"""daemon off; pid {work}/nginx/pid; error_log {work}/nginx/logs/error.log; worker_processes 1;
+events {{ worker_connections 1024; }}
+http {{ access_log off; client_body_temp_path {work}/nginx/b; proxy_temp_path {work}/nginx/p;
+  fastcgi_temp_path {work}/nginx/f; uwsgi_temp_path {work}/nginx/u; scgi_temp_path {work}/nginx/s;
+  server {{ listen 127.0.0.1:{nginx_port}; location / {{ return 200 'up'; }} }} }}""")
+nginx = subprocess.Popen(["/usr/sbin/nginx", "-p", f"{work}/nginx", "-c", f"{work}/nginx/nginx.conf"])
+
+# Hostile servers: a black hole and a 60 KB Location redirect.
+blackhole_port, redirect_port, closed_port = free_port(), free_port(), free_port()
+held = []
+def blackhole():
+    server = socket.socket(); server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", blackhole_port)); server.listen(256); server.settimeout(1)
+    while not stop.is_set():
+        try: held.append(server.accept()[0])
+        except OSError: pass
+        if len(held) > 200: held.pop(0).close()
+threading.Thread(target=blackhole, daemon=True).start()
+class Redirect(BaseHTTPRequestHandler):
+    def log_message(self, *a): pass
+    def do_GET(self):
+        self.send_response(302); self.send_header("Location", "/" + "x" * 60_000); self.send_header("Content-Length", "0"); self.end_headers()
+threading.Thread(target=ThreadingHTTPServer(("127.0.0.1", redirect_port), Redirect).serve_forever, daemon=True).start()
+
+targets = [f"  - {{ name: ok{i}, url: \"http://127.0.0.1:{nginx_port}/h{i}\", interval: 2s, timeout: 2s }}" for i in range(40)]
+targets += [f"  - {{ name: hang, url: \"http://127.0.0.1:{blackhole_port}/\", interval: 5s, timeout: 4s }}",
+            f"  - {{ name: closed, url: \"http://127.0.0.1:{closed_port}/\", interval: 5s, timeout: 2s }}",
+            f"  - {{ name: biglocation, url: \"http://127.0.0.1:{redirect_port}/\", interval: 5s, timeout: 2s }}"]
+with open(f"{work}/netvigil.yml", "w") as f:
+    f.write(f"storage: {{ path: {work}/n.sqlite }}\nfeed: {{ listen: 127.0.0.1:{feed_port} }}\nlog: {{ level: error }}\n"
+            "targets:\n" + "\n".join(targets) + "\n")
+log = open(f"{work}/daemon.log", "w")
+daemon = subprocess.Popen([binary, "run", "--config", f"{work}/netvigil.yml"], stdout=log, stderr=log, cwd=work)
+
+def get(path, timeout=5):
+    with urllib.request.urlopen(f"http://127.0.0.1:{feed_port}{path}", timeout=timeout) as r: return r.read()
+for _ in range(100):
+    try: get("/healthz"); break
+    except Exception: time.sleep(0.1)
+
+# Feed clients.
+def churn():
+    while not stop.is_set():
+        try:
+            s = socket.create_connection(("127.0.0.1", feed_port), timeout=5)
+            s.sendall(b"GET /v1/events HTTP/1.1\r\nHost: f\r\n\r\n"); s.settimeout(random.choice([0.01, 0.1, 1])); s.recv(4096)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\0\0\0\0\0\0\0"); s.close()
+        except OSError: pass
+        time.sleep(0.02)
+def stalled():
+    sockets = []
+    for _ in range(50):
+        s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.connect(("127.0.0.1", feed_port)); s.sendall(b"GET /v1/events HTTP/1.1\r\nHost: f\r\n\r\n"); sockets.append(s)
+    stop.wait()
+def slow_export():
+    while not stop.is_set():
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{feed_port}/v1/export", timeout=60) as r:
+                while not stop.is_set() and r.read(1024): time.sleep(1)
+        except Exception: time.sleep(1)
+def idle_bursts():
+    while not stop.wait(300):
+        burst = []
+        for _ in range(300):
+            s = socket.socket(); s.setblocking(False)
+            try: s.connect(("127.0.0.1", feed_port))
+            except BlockingIOError: pass
+            burst.append(s)
+        stop.wait(20)
+        for s in burst: s.close()
+for worker in [churn, churn, stalled, slow_export, slow_export, idle_bursts]:
+    threading.Thread(target=worker, daemon=True).start()
+
+def sample():
+    pid = daemon.pid
+    rss = int(next(l for l in open(f"/proc/{pid}/status") if l.startswith("VmRSS:")).split()[1]) / 1024
+    fds = len(os.listdir(f"/proc/{pid}/fd"))
+    wal = os.path.getsize(f"{work}/n.sqlite-wal") / 2**20 if os.path.exists(f"{work}/n.sqlite-wal") else 0
+    status = json.loads(get("/v1/status"))
+    now = time.time()
+    late = 0.0
+    for t in status["targets"]:
+        if t["name"].startswith("ok") and t.get("last_probe_at"):
+            at = time.mktime(time.strptime(t["last_probe_at"][:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone
+            late = max(late, now - at - t["interval_seconds"])
+    health = "ok"
+    try: get("/healthz")
+    except Exception as error: health = f"FAIL {error}"
+    return rss, fds, wal, max(0.0, late), health
+
+def slope(values):
+    n = len(values); xs = range(n); mx = sum(xs) / n; my = sum(values) / n
+    d = sum((x - mx) ** 2 for x in xs)
+    return 0.0 if d == 0 else sum((x - mx) * (y - my) for x, y in zip(xs, values)) / d * 60
+
+rows = []
+try:
+    print("minute  rss_MiB  fds  wal_MiB  max_lateness_s  healthz", flush=True)
+    for minute in range(1, minutes + 1):
+        time.sleep(60)
+        if daemon.poll() is not None: print(f"daemon exited with {daemon.returncode}"); break
+        rss, fds, wal, late, health = sample()
+        rows.append((rss, fds, wal, late))
+        print(f"{minute:6d}  {rss:7.1f}  {fds:3d}  {wal:7.1f}  {late:14.2f}  {health}", flush=True)
+    if len(rows) > 2:
+        steady = rows[len(rows) // 3:]  # after warm-up
+        print(f"slopes over minutes {len(rows) - len(steady) + 1}-{len(rows)} (per hour): RSS {slope([r[0] for r in steady]):+.1f} MiB, "
+              f"fds {slope([r[1] for r in steady]):+.1f}, WAL {slope([r[2] for r in steady]):+.1f} MiB; "
+              f"max lateness {max(r[3] for r in rows):.2f} s; peak RSS {max(r[0] for r in rows):.1f} MiB, peak WAL {max(r[2] for r in rows):.1f} MiB")
+    start = time.time(); daemon.send_signal(signal.SIGTERM); daemon.wait(15)
+    print(f"SIGTERM: exited {daemon.returncode} after {time.time() - start:.2f} s")
+finally:
+    stop.set()
+    if daemon.poll() is None: daemon.kill()
+    nginx.terminate()
+    shutil.rmtree(work, ignore_errors=True)
