@@ -1,11 +1,19 @@
 """The soak driver behind soak.sh: starts nginx, hostile servers, the daemon and the feed clients, samples every
 minute and prints the trend. Everything runs on loopback in a temporary directory that is removed at the end."""
-import json, os, random, shutil, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
+import atexit, json, os, random, shutil, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 binary, minutes = sys.argv[1], int(sys.argv[2])
 work = tempfile.mkdtemp(prefix="netvigil-soak-")
 stop = threading.Event()
+children = []
+
+@atexit.register
+def clean_up():
+    stop.set()
+    for child in children:
+        if child.poll() is None: child.kill()
+    shutil.rmtree(work, ignore_errors=True)
 
 def free_port():
     s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close(); return port
@@ -19,6 +27,7 @@ http {{ access_log off; client_body_temp_path {work}/nginx/b; proxy_temp_path {w
   fastcgi_temp_path {work}/nginx/f; uwsgi_temp_path {work}/nginx/u; scgi_temp_path {work}/nginx/s;
   server {{ listen 127.0.0.1:{nginx_port}; location / {{ return 200 'up'; }} }} }}""")
 nginx = subprocess.Popen(["/usr/sbin/nginx", "-p", f"{work}/nginx", "-c", f"{work}/nginx/nginx.conf"])
+children.append(nginx)
 
 # Hostile servers: a black hole and a 60 KB Location redirect.
 blackhole_port, redirect_port, closed_port = free_port(), free_port(), free_port()
@@ -46,6 +55,7 @@ with open(f"{work}/netvigil.yml", "w") as f:
             "targets:\n" + "\n".join(targets) + "\n")
 log = open(f"{work}/daemon.log", "w")
 daemon = subprocess.Popen([binary, "run", "--config", f"{work}/netvigil.yml"], stdout=log, stderr=log, cwd=work)
+children.insert(0, daemon)
 
 def get(path, timeout=5):
     with urllib.request.urlopen(f"http://127.0.0.1:{feed_port}{path}", timeout=timeout) as r: return r.read()
@@ -110,23 +120,18 @@ def slope(values):
     return 0.0 if d == 0 else sum((x - mx) * (y - my) for x, y in zip(xs, values)) / d * 60
 
 rows = []
-try:
-    print("minute  rss_MiB  fds  wal_MiB  max_lateness_s  healthz", flush=True)
-    for minute in range(1, minutes + 1):
-        time.sleep(60)
-        if daemon.poll() is not None: print(f"daemon exited with {daemon.returncode}"); break
-        rss, fds, wal, late, health = sample()
-        rows.append((rss, fds, wal, late))
-        print(f"{minute:6d}  {rss:7.1f}  {fds:3d}  {wal:7.1f}  {late:14.2f}  {health}", flush=True)
-    if len(rows) > 2:
-        steady = rows[len(rows) // 3:]  # after warm-up
-        print(f"slopes over minutes {len(rows) - len(steady) + 1}-{len(rows)} (per hour): RSS {slope([r[0] for r in steady]):+.1f} MiB, "
-              f"fds {slope([r[1] for r in steady]):+.1f}, WAL {slope([r[2] for r in steady]):+.1f} MiB; "
-              f"max lateness {max(r[3] for r in rows):.2f} s; peak RSS {max(r[0] for r in rows):.1f} MiB, peak WAL {max(r[2] for r in rows):.1f} MiB")
-    start = time.time(); daemon.send_signal(signal.SIGTERM); daemon.wait(15)
-    print(f"SIGTERM: exited {daemon.returncode} after {time.time() - start:.2f} s")
-finally:
-    stop.set()
-    if daemon.poll() is None: daemon.kill()
-    nginx.terminate()
-    shutil.rmtree(work, ignore_errors=True)
+print("minute  rss_MiB  fds  wal_MiB  max_lateness_s  healthz", flush=True)
+for minute in range(1, minutes + 1):
+    time.sleep(60)
+    if daemon.poll() is not None: print(f"daemon exited with {daemon.returncode}"); break
+    rss, fds, wal, late, health = sample()
+    rows.append((rss, fds, wal, late))
+    print(f"{minute:6d}  {rss:7.1f}  {fds:3d}  {wal:7.1f}  {late:14.2f}  {health}", flush=True)
+if len(rows) > 2:
+    steady = rows[len(rows) // 3:]  # after warm-up
+    print(f"slopes over minutes {len(rows) - len(steady) + 1}-{len(rows)} (per hour): RSS {slope([r[0] for r in steady]):+.1f} MiB, "
+          f"fds {slope([r[1] for r in steady]):+.1f}, WAL {slope([r[2] for r in steady]):+.1f} MiB; "
+          f"max lateness {max(r[3] for r in rows):.2f} s; peak RSS {max(r[0] for r in rows):.1f} MiB, peak WAL {max(r[2] for r in rows):.1f} MiB")
+stop.set()
+start = time.time(); daemon.send_signal(signal.SIGTERM); daemon.wait(15)
+print(f"SIGTERM: exited {daemon.returncode} after {time.time() - start:.2f} s")
