@@ -3,7 +3,7 @@ minute and prints the trend. Everything runs on loopback in a temporary director
 import atexit, json, os, random, shutil, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-binary, minutes = sys.argv[1], int(sys.argv[2])
+binary, minutes = os.path.abspath(sys.argv[1]), int(sys.argv[2])
 work = tempfile.mkdtemp(prefix="netvigil-soak-")
 stop = threading.Event()
 children = []
@@ -120,13 +120,14 @@ def slope(values):
     return 0.0 if d == 0 else sum((x - mx) * (y - my) for x, y in zip(xs, values)) / d * 60
 
 rows = []
-print("minute  rss_MiB  fds  wal_MiB  max_lateness_s  healthz", flush=True)
+print("minute  rss_MiB  fds  wal_MiB  max_lateness_s  load1  healthz", flush=True)
 for minute in range(1, minutes + 1):
     time.sleep(60)
     if daemon.poll() is not None: print(f"daemon exited with {daemon.returncode}"); break
     rss, fds, wal, late, health = sample()
     rows.append((rss, fds, wal, late))
-    print(f"{minute:6d}  {rss:7.1f}  {fds:3d}  {wal:7.1f}  {late:14.2f}  {health}", flush=True)
+    load = open("/proc/loadavg").read().split()[0]
+    print(f"{minute:6d}  {rss:7.1f}  {fds:3d}  {wal:7.1f}  {late:14.2f}  {load:>5}  {health}", flush=True)
 if len(rows) > 2:
     steady = rows[len(rows) // 3:]  # after warm-up
     print(f"slopes over minutes {len(rows) - len(steady) + 1}-{len(rows)} (per hour): RSS {slope([r[0] for r in steady]):+.1f} MiB, "

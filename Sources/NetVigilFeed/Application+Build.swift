@@ -18,7 +18,7 @@ public func buildApplication(
         server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
         configuration: .init(address: .hostname(configuration.listen.host, port: configuration.listen.port),
                              serverName: "netvigil",
-                             availableConnectionsDelegate: .maximum(configuration.maxConnections, logger: logger)),
+                             availableConnectionsDelegate: FeedConnectionLimit(maxConnections: configuration.maxConnections)),
         onServerRunning: { channel in
             let address = channel.localAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "\(configuration.listen)"
             await onServerRunning(address)
@@ -48,7 +48,8 @@ func buildRouter(configuration: FeedConfiguration, state: FeedState) -> Router<B
             store: try await state.store.statistics(),
             reachability: await state.reachabilitySnapshot(),
             captivePortal: state.portal?.verdict,
-            targets: state.targetSnapshots(now: now))
+            targets: state.targetSnapshots(now: now),
+            health: state.health.map { StatusReport.Health($0.check()) })
         return try jsonResponse(report)
     }
     addMetricsRoute(to: router, state: state)

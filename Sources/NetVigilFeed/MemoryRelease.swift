@@ -4,19 +4,19 @@ import Synchronization
 /// Gives freed heap memory back to the system after a burst of feed clients has gone.
 ///
 /// glibc keeps freed memory in its per-thread arenas; after hundreds of SSE clients leave, the daemon's RSS would
-/// stay where the burst left it. `malloc_trim(0)` returns the free pages. Debounced: at most once per `interval`.
+/// stay where the burst left it. `malloc_trim(0)` returns the free pages. Trailing debounce: a trim runs `delay`
+/// after the first request, once, however many requests came meanwhile (a burst closes many connections).
 enum MemoryRelease {
-    private static let last = Mutex<ContinuousClock.Instant?>(nil)
-    static let interval: Duration = .seconds(5)
+    private static let scheduled = Atomic<Bool>(false)
+    static let delay: Duration = .seconds(1)
 
-    /// Trims now unless a trim ran within `interval`.
-    static func trim(now: ContinuousClock.Instant = .now) {
-        let due = last.withLock { last -> Bool in
-            if let previous = last, now - previous < interval { return false }
-            last = now
-            return true
+    /// Trims `delay` from now unless a trim is already scheduled.
+    static func trimSoon() {
+        guard scheduled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        Task.detached(priority: .background) {
+            try? await Task.sleep(for: delay)
+            scheduled.store(false, ordering: .releasing)
+            _ = malloc_trim(0)
         }
-        guard due else { return }
-        _ = malloc_trim(0)
     }
 }

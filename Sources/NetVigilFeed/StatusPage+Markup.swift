@@ -57,6 +57,7 @@ extension StatusPage {
         </form>
         <div id="banner" hidden></div>
         <main id="content" hidden>
+          <p id="health" class="bad" hidden></p>
           <h2>Reachability</h2>
           <div class="scroll">
           <table id="reachability">

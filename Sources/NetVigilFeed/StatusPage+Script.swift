@@ -136,6 +136,9 @@ extension StatusPage {
             const parts = ["v" + report.version, "up " + Math.round(report.uptime_seconds) + " s"];
             for (const status of ["up", "down", "skipped", "pending"]) if (counts[status]) parts.push(counts[status] + " " + status);
             byId("summary").textContent = parts.join(" \u00b7 ");
+            const health = report.health;
+            byId("health").hidden = !health || health.healthy;
+            byId("health").textContent = health && !health.healthy ? "unhealthy: " + health.problems.join("; ") : "";
             const store = report.store || {};
             byId("store").textContent = "store " + (store.path || "?") + ": " + (store.probe_results || 0) + " probe results, "
               + (store.alerts_pending || 0) + " alerts pending delivery";

@@ -14,6 +14,19 @@ public struct StatusReport: Sendable, Codable {
     public var captivePortal: CaptivePortalChecker.Verdict?
     /// Every probe target: last result, failure streak, firing alerts, uptime ratios.
     public var targets: [TargetSnapshot]
+    /// The daemon's liveness, as `/healthz` judges it; nil when the feed runs without a daemon.
+    public var health: Health?
+
+    /// `{"healthy": true, "problems": []}`, or false with one line per problem.
+    public struct Health: Sendable, Codable, Equatable {
+        public var healthy: Bool
+        public var problems: [String]
+
+        public init(_ report: DaemonHealth.Report) {
+            healthy = report.isHealthy
+            problems = report.problems
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case version
@@ -23,5 +36,6 @@ public struct StatusReport: Sendable, Codable {
         case reachability
         case targets
         case captivePortal = "captive_portal"
+        case health
     }
 }

@@ -57,7 +57,8 @@ public final class EventHub: Sendable {
         var nextID: UInt64 = 1
         var recent: [Entry] = []
         var head = 0
-        var subscribers: [Int: EventSubscription] = [:]
+        /// Weak: a subscription nobody holds any more (e.g. a response that was never written) frees its slot.
+        var subscribers: [Int: WeakSubscription] = [:]
         var nextSubscriber = 0
         var finished = false
 
@@ -66,7 +67,7 @@ public final class EventHub: Sendable {
         var oldestID: UInt64 { nextID - UInt64(recent.count) }
 
         mutating func pruneClosed() {
-            subscribers = subscribers.filter { !$0.value.isClosed }
+            subscribers = subscribers.filter { $0.value.subscription.map { !$0.isClosed } ?? false }
         }
     }
 
@@ -96,7 +97,7 @@ public final class EventHub: Sendable {
                 state.head = (state.head + 1) % capacity
             }
             state.pruneClosed()
-            return (entry.id, Array(state.subscribers.values))
+            return (entry.id, state.subscribers.values.compactMap(\.subscription))
         }
         for subscriber in subscribers { subscriber.notify() }
         return id
@@ -129,7 +130,7 @@ public final class EventHub: Sendable {
             let key = state.nextSubscriber
             state.nextSubscriber += 1
             let subscription = EventSubscription(hub: self, key: key, cursor: cursor)
-            if !state.finished { state.subscribers[key] = subscription }
+            if !state.finished { state.subscribers[key] = WeakSubscription(subscription: subscription) }
             return (subscription, state.finished)
         }
         guard let (subscription, finished) = made else { throw SubscribeError(limit: maxSubscribers) }
@@ -142,7 +143,7 @@ public final class EventHub: Sendable {
         let subscribers = state.withLock { state -> [EventSubscription] in
             state.finished = true
             defer { state.subscribers.removeAll() }
-            return Array(state.subscribers.values)
+            return state.subscribers.values.compactMap(\.subscription)
         }
         for subscriber in subscribers { subscriber.finish() }
     }
@@ -169,6 +170,10 @@ public final class EventHub: Sendable {
     /// Removes a closed subscription from the table.
     func remove(_ key: Int) {
         _ = state.withLock { $0.subscribers.removeValue(forKey: key) }
+    }
+
+    struct WeakSubscription {
+        weak var subscription: EventSubscription?
     }
 
     private static func ordered(_ state: State) -> [Entry] {

@@ -22,8 +22,8 @@ extension FeedRoutes {
             }
             let lastID = try ServerSentEvents.lastEventID(request.headers)
             let after = lastID.map { $0 > hub.lastID ? 0 : $0 }
-            // Subscribed here so a full hub is a 503; a response that is never written must still free the slot,
-            // which the body does on every path (and the hub prunes a subscription whose reader was cancelled).
+            // Subscribed here so a full hub is a 503. The body closes it on every path; a response that is never
+            // written releases it, and the hub holds subscriptions weakly, so the slot is freed either way.
             let subscription: EventSubscription
             do {
                 subscription = try hub.subscribe(after: after)
@@ -36,7 +36,7 @@ extension FeedRoutes {
                 defer {
                     subscription.close()
                     // The last stream of a burst has gone: give the freed heap back.
-                    if hub.subscriberCount == 0 { MemoryRelease.trim() }
+                    if hub.subscriberCount == 0 { MemoryRelease.trimSoon() }
                 }
                 do {
                     try await request.body.consumeWithCancellationOnInboundClose { _ in

@@ -21,11 +21,9 @@ struct RunCommand: AsyncParsableCommand {
             GET /healthz on the feed answers 200 while the daemon is live and 503 with the reasons when a due probe \
             has not started within max(2 x the shortest interval, 30 s), a probe runs that long past its timeout, or \
             the store cannot be written (disk full: results wait in memory, up to storage.max_queued_rows rows, and \
-            alerts are still delivered). Under systemd the watchdog ping (WatchdogSec=) stops while unhealthy.
-
+            alerts are still delivered); under systemd the watchdog ping (WatchdogSec=) stops while unhealthy. \
             SIGTERM/SIGINT stop the services gracefully; after 4.8 s the process exits anyway with 70, logging what \
-            it could not write. A second signal exits at once.
-
+            it could not write, and a second signal exits at once. \
             Exit codes: 0 clean stop; 78 bad configuration; 74 storage not writable or not a regular file; 65 corrupt \
             or foreign database; 70 a service failed (e.g. the feed port is in use) or the stop was forced; 130/143 \
             SIGINT/SIGTERM during start-up.

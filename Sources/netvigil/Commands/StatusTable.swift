@@ -9,6 +9,10 @@ struct StatusTable {
 
     func render() -> String {
         var lines = [summary()]
+        if let health = document["health"] as? [String: Any], health["healthy"] as? Bool == false {
+            let problems = health["problems"] as? [String] ?? []
+            lines.append("UNHEALTHY: " + (problems.isEmpty ? "see /healthz" : problems.joined(separator: "; ")))
+        }
         let targets = document["targets"] as? [[String: Any]] ?? []
         lines.append("")
         if targets.isEmpty {

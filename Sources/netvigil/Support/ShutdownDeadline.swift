@@ -26,7 +26,7 @@ final class ShutdownDeadline: @unchecked Sendable {
         for signalNumber in [SIGTERM, SIGINT] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-            source.setEventHandler { [unowned self] in self.received(signalNumber) }
+            source.setEventHandler { self.received(signalNumber) }  // lives as long as the process
             source.resume()
             sources.append(source)
         }
@@ -53,7 +53,7 @@ final class ShutdownDeadline: @unchecked Sendable {
         armed = true
         let components = deadline.components
         let nanoseconds = Int(components.seconds) * 1_000_000_000 + Int(components.attoseconds / 1_000_000_000)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [unowned self] in
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
             self.hardExit("graceful shutdown took longer than \(components.seconds) s")
         }
     }

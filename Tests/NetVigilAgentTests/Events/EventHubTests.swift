@@ -51,12 +51,23 @@ final class EventHubTests: XCTestCase {
     func testSubscribersAreCappedAndClosingFreesTheSlot() throws {
         let hub = EventHub(maxSubscribers: 2)
         let a = try hub.subscribe()
-        _ = try hub.subscribe()
+        let b = try hub.subscribe()
         XCTAssertThrowsError(try hub.subscribe()) { error in
             XCTAssertEqual("\(error)", "too many event subscribers (limit 2); try again later")
         }
         a.close()
         XCTAssertEqual(hub.subscriberCount, 1)
+        XCTAssertNoThrow(try hub.subscribe())
+        withExtendedLifetime(b) {}
+    }
+
+    /// A response that is never written drops its subscription without closing it: the slot must come back.
+    func testAnAbandonedSubscriptionFreesItsSlot() throws {
+        let hub = EventHub(maxSubscribers: 1)
+        var abandoned: EventSubscription? = try hub.subscribe()
+        XCTAssertNotNil(abandoned)
+        abandoned = nil
+        XCTAssertEqual(hub.subscriberCount, 0)
         XCTAssertNoThrow(try hub.subscribe())
     }
 

@@ -55,6 +55,13 @@ final class StoreOutageTests: XCTestCase {
         }
         XCTAssertLessThan(Date().timeIntervalSince(filled), 5)
         XCTAssertEqual(daemon.metric("netvigil_store_writable"), 0)
+        // The status document (and so the status page) and `netvigil status` say so too.
+        let (_, body) = try ProcessRunner.curl("\(daemon.feed)/v1/status")
+        let health = (try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["health"] as? [String: Any]
+        XCTAssertEqual(health?["healthy"] as? Bool, false, body)
+        XCTAssertTrue((health?["problems"] as? [String])?.first?.hasPrefix("store not writable:") == true, body)
+        let status = try ProcessRunner.run(["status", "--feed", daemon.feed])
+        XCTAssertTrue(status.stdout.contains("UNHEALTHY: store not writable:"), status.stdout)
 
         // Probing goes on, and an alert raised now is delivered although it cannot be recorded.
         let okBefore = daemon.metric("netvigil_probes_total", matching: "outcome=\"ok\"")
