@@ -4,16 +4,8 @@ import XCTest
 
 /// `check-config` and `probe` with hostile input: one line, the right exit code, quickly, and no planted secret.
 final class HostileConfigCommandTests: XCTestCase {
-    private static let secrets = """
-        feed: { token: SECRET-feed-token }
-        alerts:
-          sinks:
-            - { name: pager, webhook: { url: "https://h.test/hook", headers: { X-Signature: SECRET-sink } } }
-        targets:
-          - name: a
-            url: https://h.test/
-            headers: { Authorization: "Bearer SECRET-authorization", X-Api-Key: SECRET-api-key }
-            basic_auth: { user: probe, password: SECRET-basic }
+    /// The planted secrets plus a duplicate key (the refused reload of the issue).
+    private static let secrets = PlantedSecrets.configuration + """
           - name: b
             url: https://h.test/
             url: https://h.test/again

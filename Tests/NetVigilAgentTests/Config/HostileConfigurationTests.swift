@@ -137,18 +137,7 @@ final class HostileConfigurationTests: XCTestCase {
 
     /// The reload path and `check-config` print `ConfigError.description`: none of these may quote the file.
     func testErrorsNeverQuoteTheDocument() async throws {
-        let secrets = """
-            feed: { token: SECRET-feed-token }
-            alerts:
-              sinks:
-                - { name: pager, webhook: { url: "https://h.test/hook", headers: { X-Signature: SECRET-sink } } }
-            targets:
-              - name: a
-                url: https://h.test/
-                headers: { Authorization: "Bearer SECRET-authorization", X-Api-Key: SECRET-api-key }
-                basic_auth: { user: probe, password: SECRET-basic }
-
-            """
+        let secrets = PlantedSecrets.configuration
         let broken = [
             secrets + "  - name: b\n    url: https://h.test/\n    url: https://h.test/x\n",  // duplicate key
             secrets + "log: { level: info, level: debug }\n",

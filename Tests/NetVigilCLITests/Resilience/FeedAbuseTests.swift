@@ -25,6 +25,19 @@ final class FeedAbuseTests: XCTestCase {
         return "http://127.0.0.1:\(port)/health"
     }
 
+    /// A webhook receiver writing `hooks.ndjson`; returns the `alerts:` section paging on the first failed probe.
+    private func startReceiver() throws -> String {
+        let hookPort = ProcessRunner.freePort()
+        try daemon.python("receiver.py", HostileClients.receiver, ["\(hookPort)", daemon.directory.path("hooks.ndjson")])
+        return """
+            alerts:
+              sinks: [{ name: hook, webhook: { url: "http://127.0.0.1:\(hookPort)/hook" } }]
+              rules: { target_down: { threshold: 1 } }
+            """
+    }
+
+    private var hooks: String { (try? String(contentsOfFile: daemon.directory.path("hooks.ndjson"), encoding: .utf8)) ?? "" }
+
     private func config(url: String, feed extra: String = "", sinks: String = "") -> String {
         """
         storage: { path: n.sqlite }
@@ -103,13 +116,7 @@ final class FeedAbuseTests: XCTestCase {
     /// the feed's connection cap and idle timeout keep descriptors for probes, so no probe fails and no alert fires.
     func testIdleConnectionFloodCausesNoFalseAlerts() throws {
         daemon = try DaemonUnderTest()
-        let hookPort = ProcessRunner.freePort()
-        try daemon.python("receiver.py", HostileClients.receiver, ["\(hookPort)", daemon.directory.path("hooks.ndjson")])
-        let sinks = """
-            alerts:
-              sinks: [{ name: hook, webhook: { url: "http://127.0.0.1:\(hookPort)/hook" } }]
-              rules: { target_down: { threshold: 1 } }
-            """
+        let sinks = try startReceiver()
         try daemon.start(config: config(url: try startTargetServer(), sinks: sinks),
                          wrapper: ["/usr/bin/prlimit", "--nofile=1024:1024"])
         try daemon.waitUntil("first probes", timeout: 15) { self.daemon.metric("netvigil_probes_total", matching: "outcome=\"ok\"") >= 20 }
@@ -119,7 +126,6 @@ final class FeedAbuseTests: XCTestCase {
         try daemon.waitUntil("/healthz after the flood", timeout: 20) { self.daemon.health().status == 200 }
         XCTAssertEqual(daemon.metric("netvigil_probes_total", matching: "outcome=\"failed\""), 0, daemon.log.suffix(3_000).description)
         XCTAssertEqual(daemon.metric("netvigil_resource_exhausted_total"), 0)
-        let hooks = (try? String(contentsOfFile: daemon.directory.path("hooks.ndjson"), encoding: .utf8)) ?? ""
         XCTAssertEqual(hooks, "", "no alert may fire")
     }
 
@@ -127,13 +133,7 @@ final class FeedAbuseTests: XCTestCase {
     /// skipped `resourceExhausted` and counted, never failed, and never page anyone.
     func testDescriptorExhaustionIsTheAgentsProblemNotTheTargets() throws {
         daemon = try DaemonUnderTest()
-        let hookPort = ProcessRunner.freePort()
-        try daemon.python("receiver.py", HostileClients.receiver, ["\(hookPort)", daemon.directory.path("hooks.ndjson")])
-        let sinks = """
-            alerts:
-              sinks: [{ name: hook, webhook: { url: "http://127.0.0.1:\(hookPort)/hook" } }]
-              rules: { target_down: { threshold: 1 } }
-            """
+        let sinks = try startReceiver()
         try daemon.start(config: config(url: try startTargetServer(), feed: ", max_connections: 5000, idle_timeout: 60s",
                                         sinks: sinks),
                          wrapper: ["/usr/bin/prlimit", "--nofile=256:256"])
@@ -147,7 +147,6 @@ final class FeedAbuseTests: XCTestCase {
         try daemon.waitUntil("/healthz after the flood", timeout: 90) { self.daemon.health().status == 200 }
         XCTAssertGreaterThan(daemon.metric("netvigil_resource_exhausted_total"), 0)
         XCTAssertEqual(daemon.metric("netvigil_probes_total", matching: "outcome=\"failed\""), 0)
-        let hooks = (try? String(contentsOfFile: daemon.directory.path("hooks.ndjson"), encoding: .utf8)) ?? ""
         XCTAssertEqual(hooks, "", "no target_down for the agent's own shortage")
         XCTAssertTrue(daemon.process?.isRunning == true)
     }
