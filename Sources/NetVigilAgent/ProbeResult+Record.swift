@@ -5,11 +5,13 @@ import NetVigilStore
 extension ProbeResult {
     /// The store's row for this result: one schema for the store, the export and `netvigil probe --json`
     /// (what has no column goes to `detailsJSON`, the same object `probe --json` prints as `details`).
+    /// Within `ProbeRecord.Bounds` from the start, so what a server sends (a 60 KB `Location` on every redirect
+    /// hop) costs no more in the event ring, the targets' state or the writer's queue than in the store.
     /// - Parameters:
     ///   - target: the configured target name.
     ///   - reachabilityStatus: the target host's reachability at probe time, if known.
     public func record(target: String, reachabilityStatus: String? = nil) -> ProbeRecord {
-        ProbeRecord(
+        let record = ProbeRecord(
             time: Timestamp(startedAt), target: target, url: url, outcome: outcome == .ok ? .ok : .failed,
             errorKind: error?.kind.rawValue, errorMessage: error?.message, httpStatus: status, httpVersion: httpVersion,
             contentType: contentType, contentLength: contentLength.map(Int64.init),
@@ -19,6 +21,7 @@ extension ProbeResult {
             pinVerdict: pinVerdict, reachabilityStatus: reachabilityStatus, resolvedAddress: resolvedAddress,
             redirectCount: redirects.count, servedChain: servedChain.map(\.record),
             validatedChain: validatedChain.map(\.record), detailsJSON: detailsJSON)
+        return record.exceedsBounds ? record.bounded : record
     }
 }
 

@@ -33,7 +33,7 @@ extension ProbeRecord {
     }
 
     /// Whether `bounded` would change anything (cheap: UTF-8 counts of native strings are O(1)).
-    var exceedsBounds: Bool {
+    public var exceedsBounds: Bool {
         (url?.utf8.count ?? 0) > Bounds.urlBytes || (errorMessage?.utf8.count ?? 0) > Bounds.messageBytes
             || (detailsJSON?.utf8.count ?? 0) > Bounds.detailsBytes
             || [contentType, httpVersion, tlsCipher, alpn].contains { ($0?.utf8.count ?? 0) > Bounds.shortTextBytes }
