@@ -25,6 +25,8 @@ public final class StoreWriter: Service, Sendable {
         public var failingSince: ContinuousClock.Instant?
         /// When the transaction in progress started (nil when none runs).
         public var transactionStarted: ContinuousClock.Instant?
+        /// Rows given up at shutdown after three failed attempts (never written).
+        public var abandonedRows: Int
     }
 
     private struct State {
@@ -34,6 +36,7 @@ public final class StoreWriter: Service, Sendable {
         var failure: String?
         var failingSince: ContinuousClock.Instant?
         var transactionStarted: ContinuousClock.Instant?
+        var abandonedRows = 0
     }
 
     public let store: Store
@@ -77,7 +80,8 @@ public final class StoreWriter: Service, Sendable {
     public var health: Health {
         state.withLock { state in
             Health(queuedRows: state.queue.rows, droppedRows: state.queue.droppedRows, failure: state.failure,
-                   failingSince: state.failingSince, transactionStarted: state.transactionStarted)
+                   failingSince: state.failingSince, transactionStarted: state.transactionStarted,
+                   abandonedRows: state.abandonedRows)
         }
     }
 
@@ -162,7 +166,10 @@ public final class StoreWriter: Service, Sendable {
                 logger.error("store write failed, will retry", metadata: ["rows": "\(batch.count)", "error": "\(message)", "attempt": "\(failures)"])
                 if closed && failures >= 3 {
                     logger.critical("giving up on store writes at shutdown", metadata: ["rows": "\(batch.count)"])
-                    state.withLock { $0.transactionStarted = nil }
+                    state.withLock { state in
+                        state.transactionStarted = nil
+                        state.abandonedRows += batch.count
+                    }
                     for item in items { item.done?.resume(throwing: error) }
                     continue
                 }

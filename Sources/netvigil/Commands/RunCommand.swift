@@ -145,7 +145,11 @@ struct RunCommand: AsyncParsableCommand {
                 throw CLIFailure(.software, "daemon stopped: \(error)")
             }
             events.finish()
-            logger.info("netvigil stopped")
+            // The writer drained its queue before it stopped; what three failed attempts could not write is counted.
+            let writerHealth = writer.health
+            let unwritten = writerHealth.queuedRows + writerHealth.abandonedRows
+            logger.log(level: unwritten == 0 ? .info : .error, "netvigil stopped",
+                       metadata: ["unwritten_rows": "\(unwritten)", "dropped_rows": "\(writerHealth.droppedRows)"])
         }
     }
 }
