@@ -92,8 +92,6 @@ public struct ProbePipeline: Sendable {
         return refreshed ? await reachability.refreshed(host) : await reachability.current(host)
     }
 
-    /// A skipped result carrying the reachability evaluation that caused it; `failure` is the error of a probe
-    /// that ran while the host stopped being reachable.
     /// A probe the agent could not run for lack of its own resources: stored as skipped, with the error.
     static func agentFailure(_ target: ProbeTarget, error: ProbeError, reachability: ReachabilityEvaluation?,
                              now: Timestamp = .now()) -> ProbeRecord {
@@ -102,6 +100,8 @@ public struct ProbePipeline: Sendable {
                     reachabilityStatus: reachability?.status.name)
     }
 
+    /// A skipped result carrying the reachability evaluation that caused it; `failure` is the error of a probe
+    /// that ran while the host stopped being reachable.
     static func skipped(_ target: ProbeTarget, evaluation: ReachabilityEvaluation, failure: ProbeError? = nil,
                         now: Timestamp = .now()) -> ProbeRecord {
         let flags = evaluation.flags.names
