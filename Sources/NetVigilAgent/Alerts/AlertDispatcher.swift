@@ -204,6 +204,7 @@ public final class AlertDispatcher: Service, Sendable {
 
     /// Records a delivery in the store, in the writer's queued row, or in memory until the store can take it.
     private func recordDelivery(_ row: AlertRecord, at time: Timestamp) async {
+        _ = unrecorded.withLock { $0.retryAt.removeValue(forKey: row.idempotencyKey) }
         if let id = row.id {
             do {
                 try await store.markAlertDelivered(id: id, at: time)
