@@ -1,6 +1,6 @@
 """The soak driver behind soak.sh: starts nginx, hostile servers, the daemon and the feed clients, samples every
 minute and prints the trend. Everything runs on loopback in a temporary directory that is removed at the end."""
-import atexit, json, os, random, shutil, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
+import atexit, datetime, json, os, random, shutil, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 binary, minutes = os.path.abspath(sys.argv[1]), int(sys.argv[2])
@@ -107,7 +107,7 @@ def sample():
     late = 0.0
     for t in status["targets"]:
         if t["name"].startswith("ok") and t.get("last_probe_at"):
-            at = time.mktime(time.strptime(t["last_probe_at"][:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone
+            at = datetime.datetime.fromisoformat(t["last_probe_at"].replace("Z", "+00:00")).timestamp()
             late = max(late, now - at - t["interval_seconds"])
     health = "ok"
     try: get("/healthz")
