@@ -1,7 +1,7 @@
 # netvigil — two commands do everything on a fresh Debian 12 machine with Swift installed:
 #   make run    install missing system packages (as root), build release, run the daemon (Ctrl-C stops it)
 #   make test   install system packages and test tools, run the whole test suite
-# Deployment (see README "Running a fleet"):
+# Deployment (see docs/fleet.md):
 #   make install [PREFIX=/usr/local] [DESTDIR=...]   release binary, systemd unit, config, man page, completions
 #   make deb                                         .build/deb/netvigil_<version>_<arch>.deb (dpkg-deb)
 #   make deb-check                                   make deb, then lintian (no errors or warnings allowed)
@@ -80,7 +80,7 @@ test: test-deps
 	$(SWIFT) test
 	$(MAKE) --no-print-directory deb-check
 
-# Release-build benchmarks; figures go to README.md (see "Performance").
+# Release-build benchmarks; figures go to docs/performance.md (history: Benchmarks/HISTORY.md).
 bench: test-deps
 	bash Benchmarks/run.sh
 

@@ -2,10 +2,10 @@
 import PackageDescription
 
 /// netvigil: reachability and TLS-trust monitoring agent for Linux.
-/// Module map (data flows top to bottom) is in README.md and DEVELOPERS.md.
+/// Module map (data flows top to bottom) is in DEVELOPERS.md and docs/architecture.md.
+/// Linux only (netlink through libmnl, Glibc): no `platforms:` are declared because no Apple platform builds it.
 let package = Package(
     name: "NetVigil",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "netvigil", targets: ["netvigil"]),
         .library(name: "NetVigilStore", targets: ["NetVigilStore"]),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|scheduler|idle|probe|all]
-# Figures are printed; README.md "Performance" records them with the machine they ran on.
+# Figures are printed; docs/performance.md records the current ones with the machine they ran on, Benchmarks/HISTORY.md every run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}

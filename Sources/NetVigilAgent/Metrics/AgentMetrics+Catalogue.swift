@@ -24,7 +24,7 @@ extension AgentMetrics {
         public static let eventSubscribersRefusedTotal = "netvigil_feed_event_subscribers_refused_total"
     }
 
-    /// Every metric the daemon exports, in README order.
+    /// Every metric the daemon exports, in the order of the Metrics table in docs/feed.md.
     public static let catalogue: [MetricDescription] = [
         MetricDescription(
             name: Name.probeSuccess, kind: .gauge, labels: ["target"],

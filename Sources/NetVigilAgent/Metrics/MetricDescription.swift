@@ -1,7 +1,7 @@
 /// One metric the daemon exports: its Prometheus name, type, label names and `# HELP` text.
 ///
 /// `AgentMetrics.catalogue` lists them all; the feed's Prometheus factory takes the help texts from it,
-/// and the README's Metrics table documents the same list.
+/// and the Metrics table in docs/feed.md documents the same list.
 public struct MetricDescription: Sendable, Hashable {
     /// Prometheus metric type.
     public enum Kind: String, Sendable, Hashable {
