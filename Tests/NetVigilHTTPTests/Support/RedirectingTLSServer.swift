@@ -10,36 +10,18 @@ final class RedirectingTLSServer {
     init(certificate: String, key: String) throws {
         logPath = NSTemporaryDirectory() + "netvigil-redirect-\(UUID().uuidString).log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let script = """
-        import socket, ssl, sys, threading, urllib.parse
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(sys.argv[1], sys.argv[2])
-        listener = socket.create_server(("127.0.0.1", int(sys.argv[3])))
-        lock = threading.Lock()
-        def serve(client):
-            try:
-                with context.wrap_socket(client, server_side=True) as tls:
-                    request = b""
-                    while b"\\r\\n\\r\\n" not in request:
-                        chunk = tls.recv(4096)
-                        if not chunk: return
-                        request += chunk
-                    head = request.split(b"\\r\\n\\r\\n")[0]
-                    with lock, open(sys.argv[4], "ab") as log:
-                        log.write(head + b"\\r\\n\\r\\n")
-                    target = head.split(b"\\r\\n")[0].split(b" ")[1].decode()
-                    if target.startswith("/go?to="):
-                        location = urllib.parse.unquote(target[len("/go?to="):])
-                        reply = "HTTP/1.1 302 Found\\r\\nLocation: " + location + "\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\n\\r\\n"
-                    else:
-                        reply = "HTTP/1.1 200 OK\\r\\nContent-Type: text/plain\\r\\nContent-Length: 3\\r\\nConnection: close\\r\\n\\r\\nok\\n"
-                    tls.sendall(reply.encode())
-            except (ssl.SSLError, OSError):
-                client.close()
-        while True:
-            client, _ = listener.accept()
-            threading.Thread(target=serve, args=(client,), daemon=True).start()
-        """
+        let script = PythonScriptServer.tlsScript(imports: ", urllib.parse", setup: "lock = threading.Lock()", respond: """
+            head = request.split(b"\\r\\n\\r\\n")[0]
+            with lock, open(sys.argv[4], "ab") as log:
+                log.write(head + b"\\r\\n\\r\\n")
+            target = head.split(b"\\r\\n")[0].split(b" ")[1].decode()
+            if target.startswith("/go?to="):
+                location = urllib.parse.unquote(target[len("/go?to="):])
+                reply = "HTTP/1.1 302 Found\\r\\nLocation: " + location + "\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\n\\r\\n"
+            else:
+                reply = "HTTP/1.1 200 OK\\r\\nContent-Type: text/plain\\r\\nContent-Length: 3\\r\\nConnection: close\\r\\n\\r\\nok\\n"
+            tls.sendall(reply.encode())
+            """)
         let log = logPath
         server = try PythonScriptServer(script: script) { port in [certificate, key, String(port), log] }
     }
