@@ -8,6 +8,8 @@ work = tempfile.mkdtemp(prefix="netvigil-soak-")
 stop = threading.Event()
 children = []
 
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so atexit stops the daemon and nginx too
+
 @atexit.register
 def clean_up():
     stop.set()
@@ -99,7 +101,8 @@ for worker in [churn, churn, stalled, slow_export, slow_export, idle_bursts]:
 
 def sample():
     pid = daemon.pid
-    rss = int(next(l for l in open(f"/proc/{pid}/status") if l.startswith("VmRSS:")).split()[1]) / 1024
+    status = {l.split(":")[0]: l.split()[1] for l in open(f"/proc/{pid}/status") if l.startswith(("VmRSS:", "RssAnon:"))}
+    rss, anon = int(status["VmRSS"]) / 1024, int(status["RssAnon"]) / 1024
     fds = len(os.listdir(f"/proc/{pid}/fd"))
     wal = os.path.getsize(f"{work}/n.sqlite-wal") / 2**20 if os.path.exists(f"{work}/n.sqlite-wal") else 0
     status = json.loads(get("/v1/status"))
@@ -112,7 +115,7 @@ def sample():
     health = "ok"
     try: get("/healthz")
     except Exception as error: health = f"FAIL {error}"
-    return rss, fds, wal, max(0.0, late), health
+    return rss, anon, fds, wal, max(0.0, late), health
 
 def slope(values):
     n = len(values); xs = range(n); mx = sum(xs) / n; my = sum(values) / n
@@ -120,17 +123,18 @@ def slope(values):
     return 0.0 if d == 0 else sum((x - mx) * (y - my) for x, y in zip(xs, values)) / d * 60
 
 rows = []
-print("minute  rss_MiB  fds  wal_MiB  max_lateness_s  load1  healthz", flush=True)
+print("minute  rss_MiB  anon_MiB  fds  wal_MiB  max_lateness_s  load1  healthz", flush=True)
 for minute in range(1, minutes + 1):
     time.sleep(60)
     if daemon.poll() is not None: print(f"daemon exited with {daemon.returncode}"); break
-    rss, fds, wal, late, health = sample()
-    rows.append((rss, fds, wal, late))
+    rss, anon, fds, wal, late, health = sample()
+    rows.append((rss, fds, wal, late, anon))
     load = open("/proc/loadavg").read().split()[0]
-    print(f"{minute:6d}  {rss:7.1f}  {fds:3d}  {wal:7.1f}  {late:14.2f}  {load:>5}  {health}", flush=True)
+    print(f"{minute:6d}  {rss:7.1f}  {anon:8.1f}  {fds:3d}  {wal:7.1f}  {late:14.2f}  {load:>5}  {health}", flush=True)
 if len(rows) > 2:
     steady = rows[len(rows) // 3:]  # after warm-up
-    print(f"slopes over minutes {len(rows) - len(steady) + 1}-{len(rows)} (per hour): RSS {slope([r[0] for r in steady]):+.1f} MiB, "
+    print(f"slopes over minutes {len(rows) - len(steady) + 1}-{len(rows)} (per hour): RSS {slope([r[0] for r in steady]):+.1f} MiB "
+          f"(anonymous {slope([r[4] for r in steady]):+.1f} MiB), "
           f"fds {slope([r[1] for r in steady]):+.1f}, WAL {slope([r[2] for r in steady]):+.1f} MiB; "
           f"max lateness {max(r[3] for r in rows):.2f} s; peak RSS {max(r[0] for r in rows):.1f} MiB, peak WAL {max(r[2] for r in rows):.1f} MiB")
 stop.set()

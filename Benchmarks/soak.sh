@@ -3,7 +3,7 @@
 #   40 healthy targets (nginx, every 2 s) and hostile ones: a server that never answers, a closed port, a server that
 #   redirects with a 60 KB Location; feed clients: SSE subscribe/abort churn, 50 SSE streams never read, slow
 #   /v1/export readers (1 KB/s), and a burst of 300 idle connections every 5 minutes.
-# Prints RSS, open descriptors, WAL size and probe lateness every minute, then least-squares slopes per hour.
+# Prints RSS (and its anonymous part: the rest is the binary and the mmap-ed database), open descriptors, WAL size and probe lateness every minute, then least-squares slopes per hour.
 # Usage: bash Benchmarks/soak.sh   (NO_BUILD=1 to reuse $SCRATCH_PATH/release/netvigil; SOAK_MINUTES=N)
 set -euo pipefail
 cd "$(dirname "$0")/.."
