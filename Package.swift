@@ -27,10 +27,16 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
+        // MARK: Concurrency (the wake-up primitive, the semaphore, blocking work, the stop handler)
+        .target(
+            name: "NetVigilConcurrency",
+            dependencies: [.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+        ),
         // MARK: Store
         .target(
             name: "NetVigilStore",
             dependencies: [
+                "NetVigilConcurrency",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -40,6 +46,7 @@ let package = Package(
         .target(
             name: "NetVigilAgent",
             dependencies: [
+                "NetVigilConcurrency",
                 "NetVigilStore",
                 "NetVigilHTTP",
                 "NetVigilReachability",
@@ -56,6 +63,7 @@ let package = Package(
             dependencies: [
                 "CMalloc",
                 "NetVigilAgent",
+                "NetVigilConcurrency",
                 "NetVigilReachability",
                 "NetVigilStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -85,6 +93,7 @@ let package = Package(
             name: "NetVigilHTTP",
             dependencies: [
                 "COpenSSL",
+                "NetVigilConcurrency",
                 "NetVigilTrust",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -151,6 +160,10 @@ let package = Package(
         ),
         // MARK: Tests
         .target(name: "NetVigilTestSupport", path: "Tests/NetVigilTestSupport"),
+        .testTarget(
+            name: "NetVigilConcurrencyTests",
+            dependencies: ["NetVigilConcurrency", .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle")]
+        ),
         .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilStore", "NetVigilTestSupport"]),
         .testTarget(name: "NetVigilTrustTests", dependencies: ["NetVigilTrust", "NetVigilTestSupport"]),
         .testTarget(name: "NetVigilAgentTests", dependencies: ["NetVigilAgent", "NetVigilStore", "NetVigilTestSupport"]),

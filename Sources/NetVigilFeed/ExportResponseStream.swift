@@ -1,9 +1,10 @@
 import Dispatch
 import Hummingbird
+import NetVigilConcurrency
 import NetVigilStore
 import Synchronization
 
-/// Runs `HistoryExporter.export` (synchronous, on a Dispatch thread) and writes each chunk it produces to a
+/// Runs `HistoryExporter.export` (synchronous, through ``BlockingWork``) and writes each chunk it produces to a
 /// response body as it comes: one chunk in flight, so a slow client slows the export instead of filling memory.
 /// The exporter reads in short transactions between chunks, so a slow client pins no database snapshot.
 enum ExportResponseStream {
@@ -15,12 +16,12 @@ enum ExportResponseStream {
         let (chunks, continuation) = AsyncThrowingStream<ByteBuffer, Error>.makeStream()
         let output = ChunkHandoff(continuation, deadline: deadline, timeLimit: timeLimit)
         continuation.onTermination = { _ in output.cancel() }
-        DispatchQueue.global(qos: .userInitiated).async {
-            do {
-                _ = try exporter.export(query, format: format, to: output, deadline: deadline)
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
+        BlockingWork.submit {
+            _ = try exporter.export(query, format: format, to: output, deadline: deadline)
+        } completion: { outcome in
+            switch outcome {
+            case .success: continuation.finish()
+            case .failure(let error): continuation.finish(throwing: error)
             }
         }
         do {

@@ -1,4 +1,5 @@
 import CMalloc
+import NetVigilConcurrency
 import Synchronization
 
 /// Gives freed heap memory back to the system after a burst of feed clients has gone.
@@ -13,10 +14,11 @@ enum MemoryRelease {
     /// Trims `delay` from now unless a trim is already scheduled.
     static func trimSoon() {
         guard scheduled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
-        Task.detached(priority: .background) {
+        Task {
             try? await Task.sleep(for: delay)
             scheduled.store(false, ordering: .releasing)
-            _ = malloc_trim(0)
+            // Trimming a large heap takes milliseconds: not on an event loop.
+            _ = await BlockingWork.run { malloc_trim(0) }
         }
     }
 }

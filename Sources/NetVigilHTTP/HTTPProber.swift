@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NetVigilConcurrency
 import NetVigilTrust
 
 /// Runs probes: resolve → connect → TLS with trust evaluation → request → response validation, phase by phase.
@@ -188,13 +189,15 @@ public struct HTTPProber: Sendable {
             settled.value = true
             promise.fail(ProbeError(.timeout, "resolving \(host) used up the probe timeout", phase: ProbePhase.resolve.rawValue))
         }
-        NIOThreadPool.singleton.runIfActive(eventLoop: loop) {
+        BlockingWork.submit {
             try Resolver.resolve(host: host, port: port, family: family)
-        }.whenComplete { outcome in
-            timeout.cancel()
-            guard !settled.value else { return }
-            settled.value = true
-            promise.completeWith(outcome)
+        } completion: { outcome in
+            loop.execute {
+                timeout.cancel()
+                guard !settled.value else { return }
+                settled.value = true
+                promise.completeWith(outcome)
+            }
         }
         do {
             return try await promise.futureResult.get()

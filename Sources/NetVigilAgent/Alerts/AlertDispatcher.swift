@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NetVigilConcurrency
 import NetVigilHTTP
 import NetVigilStore
 import NetVigilTrust
@@ -83,13 +84,9 @@ public final class AlertDispatcher: Service, Sendable {
     }
 
     public func run() async throws {
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                await self.loop()
-            } onGracefulShutdown: {
-                self.stop()
-            }
-        } onCancel: {
+        await withStopHandler {
+            await self.loop()
+        } onStop: {
             self.stop()
         }
         logger.debug("alert dispatcher stopped")

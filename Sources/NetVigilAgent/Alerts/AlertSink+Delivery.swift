@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilConcurrency
 import NetVigilHTTP
 import NetVigilStore
 import NetVigilTrust
@@ -52,17 +53,10 @@ extension ExecSink {
         let arguments = command
         let timeout = self.timeout
         let input = Array(row.payloadJSON.utf8) + [0x0a]
-        let result: Result<ChildProcess.Outcome, AlertDeliveryError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                do throws(AlertDeliveryError) {
-                    continuation.resume(returning: .success(try ChildProcess.run(
-                        executable: executable, arguments: arguments, environment: environment, input: input, timeout: timeout)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
+        let outcome = try await BlockingWork.run { () throws(AlertDeliveryError) -> ChildProcess.Outcome in
+            try ChildProcess.run(executable: executable, arguments: arguments, environment: environment, input: input,
+                                 timeout: timeout)
         }
-        let outcome = try result.get()
         if outcome.exitCode == 0 { return }
         var message: String
         if outcome.timedOut {

@@ -1,3 +1,4 @@
+import NetVigilConcurrency
 import Synchronization
 
 /// One reader of an ``EventHub``: a cursor into the hub's ring of recent events, read with ``next()``.
@@ -13,8 +14,6 @@ public final class EventSubscription: AsyncSequence, Sendable {
         var cursor: UInt64
         /// Events read from the ring but not yet handed out.
         var pending: [EventHub.Entry] = []
-        var waiter: CheckedContinuation<Void, Never>?
-        var notified = false
         var interrupted = false
         var finished = false
         var cancelled = false
@@ -32,6 +31,8 @@ public final class EventSubscription: AsyncSequence, Sendable {
     private let hub: EventHub
     let key: Int
     private let state: Mutex<State>
+    /// Wakes the reader: new events, an interrupt, the end.
+    private let waker = Waker()
     private let closed = Atomic<Bool>(false)
 
     init(hub: EventHub, key: Int, cursor: UInt64) {
@@ -56,8 +57,7 @@ public final class EventSubscription: AsyncSequence, Sendable {
                     state.interrupted = false
                     return .deliver(.idle)
                 }
-                // A publish after this point sets `notified` again (or resumes the waiter), so none is missed.
-                state.notified = false
+                // A publish after this point wakes the waker, which keeps the wake: none is missed.
                 return .read(state.cursor)
             }
             let cursor: UInt64
@@ -88,7 +88,9 @@ public final class EventSubscription: AsyncSequence, Sendable {
                     markClosed()
                     return nil
                 }
-                await waitForNews()
+                // A wake that came after the read above is kept, so this returns at once then; a cancelled wait
+                // returns too, and the next pass ends the subscription.
+                await waker.wait()
             }
         }
     }
@@ -107,7 +109,7 @@ public final class EventSubscription: AsyncSequence, Sendable {
 
     /// New events may be in the ring.
     func notify() {
-        wake { $0.notified = true }
+        waker.wake()
     }
 
     /// The hub finished: the reader gets what is left, then the end.
@@ -122,31 +124,10 @@ public final class EventSubscription: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(subscription: self) }
 
-    private func waitForNews() async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state -> Bool in
-                    if state.notified || state.interrupted || state.finished || state.cancelled { return true }
-                    state.waiter = continuation
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            // Runs with the task's status lock held: take only our own lock, resume outside it.
-            wake { $0.cancelled = true }
-            markClosed()
-        }
-    }
-
-    /// Changes the state and resumes a waiting reader, outside the lock.
+    /// Changes the state, then wakes a waiting (or the next) reader.
     private func wake(_ change: (inout State) -> Void) {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            change(&state)
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume()
+        state.withLock { change(&$0) }
+        waker.wake()
     }
 
     private func markClosed() {

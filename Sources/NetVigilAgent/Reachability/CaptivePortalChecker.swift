@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NetVigilConcurrency
 import NetVigilHTTP
 import NetVigilReachability
 import NetVigilStore
@@ -64,7 +65,8 @@ public final class CaptivePortalChecker: Service, Sendable {
 
     public func run() async throws {
         let defaultChanges = await monitor.changes(for: .default)
-        await withGracefulShutdownHandler {
+        // Nothing to drain: shutdown cancels the loop, its sleep and a check in flight.
+        await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 // A change of the default route (new network) triggers a check at once.
                 group.addTask {
@@ -76,19 +78,17 @@ public final class CaptivePortalChecker: Service, Sendable {
                         }
                     }
                 }
-                while !Task.isCancelled, !Task.isShuttingDownGracefully {
-                    let settings = state.withLock { $0.settings }
+                while !Task.isCancelled {
+                    let settings = self.state.withLock { $0.settings }
                     guard let settings else {
-                        _ = await waker.sleep(until: .now + .seconds(3_600))
+                        _ = await self.waker.sleep(until: .now + .seconds(3_600))
                         continue
                     }
-                    await check(settings)
-                    _ = await waker.sleep(until: .now + settings.interval)
+                    await self.check(settings)
+                    _ = await self.waker.sleep(until: .now + settings.interval)
                 }
                 group.cancelAll()
             }
-        } onGracefulShutdown: {
-            self.waker.wake()
         }
     }
 

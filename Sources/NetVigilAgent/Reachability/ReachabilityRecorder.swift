@@ -1,4 +1,5 @@
 import Logging
+import NetVigilConcurrency
 import NetVigilReachability
 import NetVigilStore
 import ServiceLifecycle
@@ -38,13 +39,9 @@ public struct ReachabilityRecorder: Service {
     }
 
     public func run() async throws {
-        await withGracefulShutdownHandler {
-            await withTaskCancellationHandler {
-                await self.record()
-            } onCancel: {
-                Task { await self.monitor.stop() }
-            }
-        } onGracefulShutdown: {
+        await withStopHandler {
+            await self.record()
+        } onStop: {
             Task { await self.monitor.stop() }
         }
     }

@@ -36,11 +36,9 @@ public struct ConfigReloader: Service {
 
     public func run() async throws {
         let signals = await UnixSignalsSequence(trapping: .sighup)
-        await withGracefulShutdownHandler {
-            for await _ in signals.cancelOnGracefulShutdown() {
-                await reload()
-            }
-        } onGracefulShutdown: {}
+        for await _ in signals.cancelOnGracefulShutdown() {
+            await reload()
+        }
     }
 
     /// Loads, validates and applies the file once; returns nil when the file was refused.

@@ -1,4 +1,5 @@
 import Logging
+import NetVigilConcurrency
 import NetVigilReachability
 import ServiceLifecycle
 import Synchronization
@@ -17,7 +18,8 @@ public final class ProbeScheduler: Service, Sendable {
         let waker = Waker()
         /// The runner this one replaces after a reload: it must finish its probe first.
         let predecessor: Runner?
-        let finished = CompletionSignal()
+        private let finished = Atomic<Bool>(false)
+        private let finishedWaker = Waker()
         private let stopped = Atomic<Bool>(false)
         private let lastSkipped = Atomic<Bool>(false)
         /// Waiting for a tick (`due` is when it falls) or probing since `started`; read by ``overdue(now:after:)``.
@@ -37,6 +39,17 @@ public final class ProbeScheduler: Service, Sendable {
             get { lastSkipped.load(ordering: .relaxed) }
             set { lastSkipped.store(newValue, ordering: .relaxed) }
         }
+        /// The loop has ended (its last probe is stored).
+        func markFinished() {
+            finished.store(true, ordering: .releasing)
+            finishedWaker.wake()
+        }
+        /// Waits until the loop has ended, or the waiting task is cancelled.
+        func waitUntilFinished() async {
+            while !finished.load(ordering: .acquiring) {
+                guard await finishedWaker.wait() else { return }
+            }
+        }
     }
 
     /// Where a runner is in its loop.
@@ -49,7 +62,6 @@ public final class ProbeScheduler: Service, Sendable {
     private struct State {
         var runners: [String: Runner] = [:]
         var pending: [Runner] = []
-        var wakeLoop: CheckedContinuation<Void, Never>?
         var shutdown = false
         var reachabilityWatch: Task<Void, Never>?
     }
@@ -60,6 +72,8 @@ public final class ProbeScheduler: Service, Sendable {
     /// Punctuality figures (also used by the benchmark).
     public let statistics = SchedulerStatistics()
     private let state = Mutex(State())
+    /// Wakes `run`'s loop when runners are pending or the scheduler shuts down.
+    private let loopWaker = Waker()
     private let maximumSpread: Duration
 
     /// - Parameters:
@@ -89,19 +103,15 @@ public final class ProbeScheduler: Service, Sendable {
         await watchReachability()
         // Graceful shutdown lets probes in flight finish and be stored; cancellation (another service failed)
         // stops the same way, so the group never waits on a sleeping scheduler.
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                await withTaskGroup(of: Void.self) { group in
-                    while let runners = await self.nextRunners() {
-                        for runner in runners {
-                            group.addTask { await self.loop(runner) }
-                        }
+        await withStopHandler {
+            await withTaskGroup(of: Void.self) { group in
+                while let runners = await self.nextRunners() {
+                    for runner in runners {
+                        group.addTask { await self.loop(runner) }
                     }
                 }
-            } onGracefulShutdown: {
-                self.shutdown()
             }
-        } onCancel: {
+        } onStop: {
             self.shutdown()
         }
         logger.debug("probe scheduler stopped")
@@ -114,7 +124,7 @@ public final class ProbeScheduler: Service, Sendable {
         var changed: [String] = []
         var removed: [String] = []
         pipeline.states.configure(targets)
-        let wake = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        state.withLock { state in
             let names = Set(targets.map(\.name))
             for (name, runner) in state.runners where !names.contains(name) {
                 runner.stop()
@@ -137,10 +147,8 @@ public final class ProbeScheduler: Service, Sendable {
                 state.runners[target.name] = runner
                 state.pending.append(runner)
             }
-            defer { state.wakeLoop = nil }
-            return state.wakeLoop
         }
-        wake?.resume()
+        loopWaker.wake()
         for name in removed {
             pipeline.alerts?.forget(target: name)
             pipeline.metrics?.targetRemoved(name)
@@ -182,14 +190,13 @@ public final class ProbeScheduler: Service, Sendable {
 
     /// Stops all loops (graceful shutdown); probes in flight finish and are stored.
     public func shutdown() {
-        let (runners, wake, watch) = state.withLock { state -> ([Runner], CheckedContinuation<Void, Never>?, Task<Void, Never>?) in
+        let (runners, watch) = state.withLock { state -> ([Runner], Task<Void, Never>?) in
             state.shutdown = true
-            defer { state.wakeLoop = nil }
-            return (Array(state.runners.values), state.wakeLoop, state.reachabilityWatch)
+            return (Array(state.runners.values), state.reachabilityWatch)
         }
         for runner in runners { runner.stop() }
         watch?.cancel()
-        wake?.resume()
+        loopWaker.wake()
     }
 
     /// Waits for runners to start; nil after shutdown.
@@ -202,22 +209,16 @@ public final class ProbeScheduler: Service, Sendable {
                 return .some(state.pending)
             }
             if case .some(let runners) = taken { return runners }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state -> Bool in
-                    if state.shutdown || !state.pending.isEmpty { return true }
-                    state.wakeLoop = continuation
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
+            // Cancellation also calls `shutdown()` (see `run`), so a cancelled wait ends the loop.
+            guard await loopWaker.wait() else { return nil }
         }
     }
 
     /// One target's loop: sleep to the tick, take a permit, probe, compute the next tick (skipping missed ones).
     private func loop(_ runner: Runner) async {
-        defer { runner.finished.complete() }
+        defer { runner.markFinished() }
         // Never two probes of one target: a replaced runner finishes its probe before this one starts.
-        if let predecessor = runner.predecessor { await predecessor.finished.wait() }
+        if let predecessor = runner.predecessor { await predecessor.waitUntilFinished() }
         let interval = runner.target.interval
         let spread = min(interval, maximumSpread)
         let spreadNanoseconds = max(1, spread.components.seconds * 1_000_000_000 + spread.components.attoseconds / 1_000_000_000)

@@ -1,4 +1,5 @@
 import Hummingbird
+import NetVigilConcurrency
 import NetVigilStore
 
 extension FeedRoutes {
@@ -7,7 +8,7 @@ extension FeedRoutes {
         router.get("/v1/history") { request, _ -> Response in
             let parameters = try HistoryParameters(HistoryParameters.values(of: request), route: .history)
             let exporter = HistoryExporter(store: state.store, version: state.version)
-            let page = try await runBlocking {
+            let page = try await BlockingWork.run {
                 try exporter.page(parameters.query, after: parameters.cursor, limit: parameters.limit)
             }
             return Response(status: .ok, headers: [.contentType: "application/json"],

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NetVigilAgent
+import NetVigilConcurrency
 import NetVigilStore
 
 extension FeedRoutes {
@@ -17,7 +18,7 @@ extension FeedRoutes {
             }
             let exporter = HistoryExporter(store: state.store, version: state.version)
             let store = state.store
-            let items = try await runBlocking { () -> [[UInt8]] in
+            let items = try await BlockingWork.run { () -> [[UInt8]] in
                 // From the 50th newest result on (all of them when there are fewer); ties may add a few, cut below.
                 let since = try store.probeTimeBound(target: name, newest: recentResultCount) ?? Timestamp(milliseconds: 0)
                 var rows: [[UInt8]] = []

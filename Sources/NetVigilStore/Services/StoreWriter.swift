@@ -1,4 +1,5 @@
 import Logging
+import NetVigilConcurrency
 import ServiceLifecycle
 import Synchronization
 
@@ -31,7 +32,6 @@ public final class StoreWriter: Service, Sendable {
 
     private struct State {
         var queue: WriteQueue
-        var wakeup: CheckedContinuation<Void, Never>?
         var closed = false
         var failure: String?
         var failingSince: ContinuousClock.Instant?
@@ -44,6 +44,8 @@ public final class StoreWriter: Service, Sendable {
     private let maxRowsPerTransaction: Int
     private let maxRetryDelay: Duration
     private let state: Mutex<State>
+    /// Wakes the loop when a batch is queued or the writer is closed.
+    private let waker = Waker()
     private let onDrop: @Sendable (Int) -> Void
 
     /// - Parameters:
@@ -98,28 +100,22 @@ public final class StoreWriter: Service, Sendable {
     }
 
     private func enqueue(_ item: WriteQueue.Item) -> Bool {
-        let result = state.withLock { state -> (wakeup: CheckedContinuation<Void, Never>?, dropped: Int)? in
+        let dropped = state.withLock { state -> Int? in
             guard !state.closed else { return nil }
-            let dropped = state.queue.append(item)
-            defer { state.wakeup = nil }
-            return (state.wakeup, dropped)
+            return state.queue.append(item)
         }
-        guard let result else { return false }
-        result.wakeup?.resume()
-        reportDropped(result.dropped)
+        guard let dropped else { return false }
+        waker.wake()
+        reportDropped(dropped)
         return true
     }
 
     public func run() async throws {
         // Graceful shutdown and cancellation (another service failed) both close the writer; the loop
         // still drains what was queued before it returns.
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                await self.loop()
-            } onGracefulShutdown: {
-                self.close()
-            }
-        } onCancel: {
+        await withStopHandler {
+            await self.loop()
+        } onStop: {
             self.close()
         }
         logger.debug("store writer stopped")
@@ -127,12 +123,8 @@ public final class StoreWriter: Service, Sendable {
 
     /// Stops accepting batches; `run` returns once everything queued is written.
     public func close() {
-        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            state.closed = true
-            defer { state.wakeup = nil }
-            return state.wakeup
-        }
-        continuation?.resume()
+        state.withLock { $0.closed = true }
+        waker.wake()
     }
 
     private func loop() async {
@@ -203,14 +195,8 @@ public final class StoreWriter: Service, Sendable {
                 return (items, state.closed)
             }
             if let taken { return taken }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state -> Bool in
-                    if !state.queue.isEmpty || state.closed { return true }
-                    state.wakeup = continuation
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
+            // Cancellation closes the writer (see `run`): the next pass takes what is left.
+            await waker.wait()
         }
     }
 }

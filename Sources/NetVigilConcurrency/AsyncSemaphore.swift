@@ -3,7 +3,7 @@ import Synchronization
 /// A counting semaphore for async code: bounds how many probes run at once, first come first served.
 ///
 /// A waiter whose task is cancelled stops waiting and gets `CancellationError`.
-final class AsyncSemaphore: Sendable {
+public final class AsyncSemaphore: Sendable {
     private struct State {
         var available: Int
         var waiters: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
@@ -12,13 +12,13 @@ final class AsyncSemaphore: Sendable {
 
     private let state: Mutex<State>
 
-    init(value: Int) {
+    public init(value: Int) {
         precondition(value > 0, "AsyncSemaphore needs a positive value")
         state = Mutex(State(available: value))
     }
 
     /// Waits for a permit.
-    func acquire() async throws {
+    public func acquire() async throws {
         let id = state.withLock { state -> Int in
             defer { state.nextID += 1 }
             return state.nextID
@@ -46,7 +46,7 @@ final class AsyncSemaphore: Sendable {
     }
 
     /// Returns a permit, handing it to the longest waiter if there is one.
-    func release() {
+    public func release() {
         let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             if state.waiters.isEmpty {
                 state.available += 1
