@@ -134,6 +134,7 @@ let package = Package(
         .executableTarget(
             name: "netvigil",
             dependencies: [
+                "NetVigilConcurrency",
                 "NetVigilAgent",
                 "NetVigilStore",
                 "NetVigilFeed",

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NetVigilAgent
+import NetVigilConcurrency
 import NetVigilStore
 
 /// Builds the feed application; the daemon runs it and tests drive it with `app.test(.router)`.
@@ -12,10 +13,9 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (String) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let router = buildRouter(configuration: configuration, state: state)
-    let idle = configuration.idleTimeout.components
     return Application(
         router: router,
-        server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+        server: .http1(configuration: .init(idleTimeout: .nanoseconds(configuration.idleTimeout.inNanoseconds))),
         configuration: .init(address: .hostname(configuration.listen.host, port: configuration.listen.port),
                              serverName: "netvigil",
                              availableConnectionsDelegate: FeedConnectionLimit(maxConnections: configuration.maxConnections)),

@@ -55,8 +55,7 @@ private final class ChunkHandoff: ExportOutput, Sendable {
         try checkCancelled()
         continuation.yield(ByteBuffer(bytes: bytes))
         let remaining = max(.zero, deadline - ContinuousClock.now)
-        let (seconds, attoseconds) = remaining.components
-        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+        let nanoseconds = Int(clamping: remaining.inNanoseconds)
         if handedOver.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
             cancelled.store(true, ordering: .releasing)
             throw ExportError.timeLimit("export stopped at its time limit (\(timeLimit)) with the client still reading")

@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilConcurrency
 
 /// A point in time with millisecond precision, stored as milliseconds since 1970-01-01 UTC.
 public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
@@ -18,8 +19,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// Adds a duration (negative to go back).
     public func adding(_ duration: Duration) -> Timestamp {
-        let (seconds, attoseconds) = duration.components
-        return Timestamp(milliseconds: milliseconds + seconds * 1_000 + attoseconds / 1_000_000_000_000_000)
+        Timestamp(milliseconds: milliseconds + duration.inMilliseconds)
     }
 
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.milliseconds < rhs.milliseconds }

@@ -1,6 +1,7 @@
-import Foundation
 #if canImport(Glibc)
+import Foundation
 import Glibc
+import NetVigilConcurrency
 #endif
 
 /// Runs a program to completion with bytes on stdin, capturing the start of its output, and kills its whole
@@ -135,7 +136,7 @@ enum ChildProcess {
             if outputFD >= 0 { fds.append(pollfd(fd: outputFD, events: Int16(POLLIN), revents: 0)) }
             if stdinFD >= 0 { fds.append(pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)) }
             let left = deadline - now
-            let waitMilliseconds = Int32(min(50, max(1, left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000)))
+            let waitMilliseconds = Int32(min(50, max(1, left.inMilliseconds)))
             _ = poll(&fds, nfds_t(fds.count), waitMilliseconds)
             for entry in fds where entry.revents != 0 {
                 if entry.fd == outputFD {

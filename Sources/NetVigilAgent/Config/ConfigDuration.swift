@@ -1,3 +1,5 @@
+import NetVigilConcurrency
+
 /// Parsing and formatting of configuration durations: `500ms`, `10s`, `5m`, `6h`, `30d`, combined as `1h30m`.
 public enum ConfigDuration {
     private static let units: [(suffix: String, milliseconds: Int64)] = [
@@ -36,8 +38,5 @@ public enum ConfigDuration {
     }
 
     /// Whole milliseconds in `duration`.
-    public static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
-    }
+    public static func milliseconds(_ duration: Duration) -> Int64 { duration.inMilliseconds }
 }

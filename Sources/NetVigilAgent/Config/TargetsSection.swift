@@ -1,7 +1,8 @@
 import Foundation
+import NetVigilConcurrency
 import NetVigilHTTP
-import NIOHTTP1
 import NetVigilTrust
+import NIOHTTP1
 import Yams
 
 /// `targets:` — the endpoints probed periodically.
@@ -162,11 +163,11 @@ public struct TargetsSection: Sendable {
                 }
             }
             if let value = expect["max_response_time"] {
-                expectations.maxResponseTime = seconds(try value.duration(minimum: .milliseconds(1)))
+                expectations.maxResponseTime = try value.duration(minimum: .milliseconds(1)).inSeconds
             }
             if let value = expect["min_cert_validity"] {
                 guard scheme == "https" else { throw value.error("min_cert_validity needs an https:// URL") }
-                expectations.minCertificateValidity = seconds(try value.duration(minimum: .seconds(1)))
+                expectations.minCertificateValidity = try value.duration(minimum: .seconds(1)).inSeconds
             }
         }
 
@@ -221,7 +222,7 @@ public struct TargetsSection: Sendable {
             }
         }
 
-        let timeoutSeconds = seconds(timeout)
+        let timeoutSeconds = timeout.inSeconds
         let configuration = ProbeConfiguration(
             trustStore: trustStore, policies: policySet, timeout: timeoutSeconds, connectTimeout: min(5, timeoutSeconds),
             maxRedirects: redirects.max, allowsDowngradeRedirects: redirects.allowsDowngrade,
@@ -290,10 +291,5 @@ public struct TargetsSection: Sendable {
             result.formUnion(codes)
         }
         return result
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let parts = duration.components
-        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
     }
 }

@@ -1,3 +1,4 @@
+import NetVigilConcurrency
 import NetVigilStore
 import Synchronization
 
@@ -98,10 +99,9 @@ public final class TargetStates: Sendable {
         case .failed?: status = .down
         case .skipped?: status = .skipped
         }
-        let parts = entry.interval.components
         return TargetSnapshot(
             name: entry.name, url: entry.url,
-            intervalSeconds: Double(parts.seconds) + Double(parts.attoseconds) / 1e18,
+            intervalSeconds: entry.interval.inSeconds,
             status: status, lastResult: entry.last.map(TargetSnapshot.LastResult.init), lastProbeAt: entry.lastProbeAt,
             consecutiveFailures: entry.consecutiveFailures, firingAlerts: firing,
             uptime: .init(lastHour: entry.uptime.ratio(lastSeconds: 3_600, now: now),

@@ -99,8 +99,8 @@ public final class CaptivePortalChecker: Service, Sendable {
         do {
             let request = try RequestSerializer(version: NetVigilVersion.current).request(method: .GET, url: settings.url)
             var configuration = ProbeConfiguration(trustStore: try SystemTrustStoreCache.shared(),
-                                                   timeout: Self.seconds(settings.timeout),
-                                                   connectTimeout: min(5, Self.seconds(settings.timeout)), maxRedirects: 0)
+                                                   timeout: settings.timeout.inSeconds,
+                                                   connectTimeout: min(5, settings.timeout.inSeconds), maxRedirects: 0)
             configuration.responseSerializer.acceptableStatusCodes = Set(100...599)
             let result = await prober.probe(request, configuration: configuration)
             if let status = result.status {
@@ -132,7 +132,4 @@ public final class CaptivePortalChecker: Service, Sendable {
         return verdict
     }
 
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        TimeInterval(duration.components.seconds) + TimeInterval(duration.components.attoseconds) / 1e18
-    }
 }

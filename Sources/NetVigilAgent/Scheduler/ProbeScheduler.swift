@@ -221,7 +221,7 @@ public final class ProbeScheduler: Service, Sendable {
         if let predecessor = runner.predecessor { await predecessor.waitUntilFinished() }
         let interval = runner.target.interval
         let spread = min(interval, maximumSpread)
-        let spreadNanoseconds = max(1, spread.components.seconds * 1_000_000_000 + spread.components.attoseconds / 1_000_000_000)
+        let spreadNanoseconds = max(1, spread.inNanoseconds)
         var next = ContinuousClock.now + .nanoseconds(Int64.random(in: 0..<spreadNanoseconds))
         while !runner.isStopped {
             runner.phase.withLock { $0 = .due(next) }
@@ -238,7 +238,7 @@ public final class ProbeScheduler: Service, Sendable {
             }
             let started = ContinuousClock.now
             runner.phase.withLock { $0 = .probing(since: started) }
-            statistics.probeStarted(latenessSeconds: Self.seconds(started - next))
+            statistics.probeStarted(latenessSeconds: (started - next).inSeconds)
             let record = await pipeline.run(runner.target)
             semaphore.release()
             runner.wasSkipped = record.outcome == .skipped
@@ -288,7 +288,4 @@ public final class ProbeScheduler: Service, Sendable {
 
     private static func whole(_ duration: Duration) -> Int64 { duration.components.seconds }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NetVigilAgent
+import NetVigilConcurrency
 import NetVigilStore
 
 /// `netvigil export`: streams history as JSON or NDJSON with constant memory.
@@ -140,7 +141,7 @@ final class ExportProgress {
 
     private func rate(_ rows: Int) -> Int {
         let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         return seconds > 0 ? Int(Double(rows) / seconds) : rows
     }
 }

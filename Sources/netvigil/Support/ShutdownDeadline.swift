@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import NetVigilConcurrency
 
 /// Makes SIGTERM and SIGINT end the daemon within `deadline`, whatever state it is in.
 ///
@@ -51,10 +52,8 @@ final class ShutdownDeadline: @unchecked Sendable {
             return
         }
         armed = true
-        let components = deadline.components
-        let nanoseconds = Int(components.seconds) * 1_000_000_000 + Int(components.attoseconds / 1_000_000_000)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
-            self.hardExit("graceful shutdown took longer than \(components.seconds) s")
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(deadline.inNanoseconds))) {
+            self.hardExit("graceful shutdown took longer than \(self.deadline.components.seconds) s")
         }
     }
 
