@@ -3,23 +3,25 @@ import Hummingbird
 /// `Content-Type` of the Prometheus text exposition format.
 let prometheusContentType = "text/plain; version=0.0.4; charset=utf-8"
 
-/// Adds `GET /metrics`: the Prometheus text format of `state.metrics` (404 when the feed runs without metrics).
-///
-/// Values read at scrape time (the netlink resync total) are refreshed first. The bearer-token middleware added
-/// before this route applies to it like to every route but `/healthz`.
-func addMetricsRoute(to router: Router<BasicRequestContext>, state: FeedState) {
-    router.get("/metrics") { _, _ -> Response in
-        guard let metrics = state.metrics else {
-            return try jsonResponse(["error": "metrics are not enabled in this feed"], status: .notFound)
+extension FeedRoutes {
+    /// `GET /metrics`: the Prometheus text format of `state.metrics` (404 when the feed runs without metrics).
+    ///
+    /// Values read at scrape time (the netlink resync total) are refreshed first. The bearer-token middleware added
+    /// before this route applies to it like to every route but `/healthz`.
+    static func addMetrics(to router: Router<BasicRequestContext>, state: FeedState) {
+        router.get("/metrics") { _, _ -> Response in
+            guard let metrics = state.metrics else {
+                return try jsonResponse(["error": "metrics are not enabled in this feed"], status: .notFound)
+            }
+            _ = state.health?.check()
+            if let events = state.events {
+                metrics.agent.eventSubscribers(events.subscriberCount)
+            }
+            if let monitor = state.reachability {
+                metrics.agent.netlinkResyncs(total: await monitor.resyncCount)
+            }
+            return Response(status: .ok, headers: [.contentType: prometheusContentType],
+                            body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }
-        _ = state.health?.check()
-        if let events = state.events {
-            metrics.agent.eventSubscribers(events.subscriberCount)
-        }
-        if let monitor = state.reachability {
-            metrics.agent.netlinkResyncs(total: await monitor.resyncCount)
-        }
-        return Response(status: .ok, headers: [.contentType: prometheusContentType],
-                        body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
     }
 }

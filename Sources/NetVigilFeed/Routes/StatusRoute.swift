@@ -1,0 +1,21 @@
+import Hummingbird
+import NetVigilStore
+
+extension FeedRoutes {
+    /// `GET /v1/status`: the whole state in one document (``StatusReport``).
+    static func addStatus(to router: Router<BasicRequestContext>, state: FeedState) {
+        router.get("/v1/status") { _, _ -> Response in
+            let now = Timestamp.now()
+            let report = StatusReport(
+                version: state.version,
+                startedAt: state.startedAt,
+                uptimeSeconds: Double(now.milliseconds - state.startedAt.milliseconds) / 1_000,
+                store: try await state.store.statistics(),
+                reachability: await state.reachabilitySnapshot(),
+                captivePortal: state.portal?.verdict,
+                targets: state.targetSnapshots(now: now),
+                health: state.health.map { StatusReport.Health($0.check()) })
+            return try jsonResponse(report)
+        }
+    }
+}
