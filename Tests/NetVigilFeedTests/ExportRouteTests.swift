@@ -5,6 +5,7 @@ import Logging
 import NetVigilAgent
 import NetVigilStore
 import NetVigilTestSupport
+import Synchronization
 import XCTest
 @testable import NetVigilFeed
 
@@ -90,12 +91,16 @@ final class ExportRouteTests: XCTestCase {
         consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
     }
 
-    private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
+    private final class Counter: Sendable {
+        private let value = Mutex(0)
 
-        func increment() -> Int { lock.withLock { value += 1; return value } }
-        var count: Int { lock.withLock { value } }
+        func increment() -> Int {
+            value.withLock { value in
+                value += 1
+                return value
+            }
+        }
+        var count: Int { value.withLock { $0 } }
     }
 
     func testExportStopsWhenTheClientGoesAway() async throws {

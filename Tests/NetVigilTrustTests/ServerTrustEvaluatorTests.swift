@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import NetVigilTrust
 
@@ -314,9 +315,8 @@ final class ServerTrustEvaluatorTests: XCTestCase {
     }
 }
 
-private final class Failures: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func add() { lock.lock(); value += 1; lock.unlock() }
-    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+private final class Failures: Sendable {
+    private let value = Mutex(0)
+    func add() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
 }
