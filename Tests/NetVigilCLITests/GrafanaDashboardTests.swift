@@ -8,31 +8,31 @@ import XCTest
 /// to a webhook. Every dashboard expression (template variables set to match all), every variable query and every
 /// rule expression must run through `/api/v1/query` without error and use only metric names the daemon serves.
 final class GrafanaDashboardTests: XCTestCase {
-    private static let prometheusBinary = "/usr/bin/prometheus"
-    private static let dashboardURL = SchemaValidator.repositoryRoot.appendingPathComponent("dashboards/netvigil-overview.json")
-    private static let rulesURL = SchemaValidator.repositoryRoot.appendingPathComponent("deploy/prometheus/netvigil.rules.yml")
+    static let prometheusBinary = "/usr/bin/prometheus"
+    static let dashboardURL = SchemaValidator.repositoryRoot.appendingPathComponent("dashboards/netvigil-overview.json")
+    static let rulesURL = SchemaValidator.repositoryRoot.appendingPathComponent("deploy/prometheus/netvigil.rules.yml")
     /// What Grafana puts in for its built-in variables (a 15 s datasource scrape interval gives `$__rate_interval` 1m).
-    private static let builtInVariables = ["__rate_interval": "1m", "__interval": "15s", "__range": "1h"]
+    static let builtInVariables = ["__rate_interval": "1m", "__interval": "15s", "__range": "1h"]
     /// Core Grafana panels only: the dashboard must import without plugins.
-    private static let corePanelTypes: Set<String> = ["row", "stat", "table", "timeseries", "state-timeline", "bargauge"]
+    static let corePanelTypes: Set<String> = ["row", "stat", "table", "timeseries", "state-timeline", "bargauge"]
     /// The series the dashboard must show (issue #7 §4).
-    private static let requiredMetrics: Set<String> = [
+    static let requiredMetrics: Set<String> = [
         "netvigil_reachability_status", "netvigil_probe_success", "netvigil_probe_duration_seconds",
         "netvigil_tls_pin_match", "netvigil_tls_trusted", "netvigil_tls_earliest_cert_expiry_timestamp_seconds",
         "netvigil_alerts_pending", "netvigil_alerts_sent_total", "netvigil_netlink_resyncs_total", "netvigil_build_info",
     ]
     /// Probe metrics, whose `target` label is the probe target the `target` variable selects.
-    private static let probeMetricPrefixes = ["netvigil_probe", "netvigil_tls_"]
+    static let probeMetricPrefixes = ["netvigil_probe", "netvigil_tls_"]
 
     /// Ends the scenario early with the reason and the logs that explain it.
-    private struct Aborted: Error, CustomStringConvertible {
+    struct Aborted: Error, CustomStringConvertible {
         let description: String
     }
 
-    private var directory: TemporaryDirectory!
-    private var processes: [Process] = []
-    private var nginxes: [NginxProcess] = []
-    private var prometheusPort = 0
+    var directory: TemporaryDirectory!
+    var processes: [Process] = []
+    var nginxes: [NginxProcess] = []
+    var prometheusPort = 0
 
     override func tearDown() {
         for nginx in nginxes { nginx.stop() }
@@ -178,116 +178,6 @@ final class GrafanaDashboardTests: XCTestCase {
         XCTAssertEqual(PromQLMetricNames.names(in: #"label_replace(m, "dst", "$1", "src", "(.*)") * on() group_left(v) n"#), ["m", "n"])
         XCTAssertEqual(PromQLMetricNames.names(in: "sum(a) without (b) and bool c > Inf"), ["a", "c"])
         XCTAssertEqual(PromQLMetricNames.names(in: "1e3 * 0x1f + 2.5"), [])
-    }
-
-    // MARK: Fixtures
-
-    private func openssl(_ arguments: [String]) throws {
-        let result = try ProcessRunner.run(arguments, executable: URL(fileURLWithPath: "/usr/bin/openssl"))
-        XCTAssertEqual(result.status, 0, result.stderr)
-    }
-
-    /// A CA and a leaf for 127.0.0.1 (`leaf.pem`, `leaf.key`); returns the leaf's SPKI pin.
-    private func makePKI() throws -> String {
-        try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "30",
-                     "-subj", "/CN=netvigil grafana CA", "-keyout", directory.path("ca.key"), "-out", directory.path("ca.pem")])
-        let extensions = try directory.write("leaf.ext", "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n")
-        try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=127.0.0.1",
-                     "-keyout", directory.path("leaf.key"), "-out", directory.path("leaf.csr")])
-        try openssl(["x509", "-req", "-in", directory.path("leaf.csr"), "-CA", directory.path("ca.pem"),
-                     "-CAkey", directory.path("ca.key"), "-CAcreateserial", "-days", "30", "-extfile", extensions,
-                     "-out", directory.path("leaf.pem")])
-        let pin = try ProcessRunner.run(["pin", "--json", directory.path("leaf.pem")])
-        XCTAssertEqual(pin.status, 0, pin.stderr)
-        let certificates = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(pin.stdout.utf8)) as? [[String: Any]])
-        return try XCTUnwrap(certificates.first?["pin"] as? String, pin.stdout)
-    }
-
-    @discardableResult
-    private func start(_ executable: String, _ arguments: [String], log: String) throws -> Process {
-        let logPath = directory.path(log)
-        if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory.url
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        processes.append(process)
-        return process
-    }
-
-    private func startNginx(port: Int) throws {
-        nginxes.append(try NginxProcess(prefix: directory.path("nginx"), servers: """
-                server {
-                    listen 127.0.0.1:\(port) ssl;
-                    ssl_certificate \(directory.path("leaf.pem"));
-                    ssl_certificate_key \(directory.path("leaf.key"));
-                    location = /health { default_type application/json; return 200 '{"status":"UP"}'; }
-                }
-            """, ports: [port]))
-    }
-
-    /// A webhook sink that accepts every delivery.
-    private func startWebhookReceiver(port: Int) throws {
-        let script = try directory.write("receiver.py", """
-            import sys
-            from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
-            class Handler(BaseHTTPRequestHandler):
-                def log_message(self, *args): pass
-                def do_POST(self):
-                    self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                    self.send_response(200); self.send_header("Content-Length", "0"); self.end_headers()
-            ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
-            """)
-        try start("/usr/bin/python3", [script, "\(port)"], log: "receiver.log")
-    }
-
-    private func logTail(_ name: String) -> String {
-        let text = (try? String(contentsOfFile: directory.path(name), encoding: .utf8)) ?? "(no \(name))"
-        return "\(name):\n\(text.suffix(2_000))"
-    }
-
-    private func waitUntil(_ what: String, timeout: TimeInterval, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if (try? condition()) == true { return }
-            for process in processes where !process.isRunning {
-                throw Aborted(description: "\(process.executableURL?.lastPathComponent ?? "?") exited while waiting for "
-                              + "\(what)\n\(logTail("daemon.log"))\n\(logTail("prometheus.log"))")
-            }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        throw Aborted(description: "timed out after \(Int(timeout)) s waiting for \(what)\n\(logTail("daemon.log"))\n"
-                      + logTail("prometheus.log"))
-    }
-
-    // MARK: Prometheus HTTP API
-
-    /// GET on Prometheus's API; returns the JSON envelope (`status`, `data` or `errorType`/`error`).
-    private func prometheus(_ path: String, _ parameters: [(String, String)] = []) throws -> [String: Any] {
-        var arguments = ["-s", "-m", "10", "-G", "http://127.0.0.1:\(prometheusPort)\(path)"]
-        for (name, value) in parameters { arguments += ["--data-urlencode", "\(name)=\(value)"] }
-        let result = try ProcessRunner.run(arguments, executable: URL(fileURLWithPath: "/usr/bin/curl"), timeout: 15)
-        guard let envelope = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
-            throw Aborted(description: "\(path) \(parameters): not a Prometheus API answer: \(result.stdout.prefix(300)) \(result.stderr)")
-        }
-        return envelope
-    }
-
-    private func instantQuery(_ expression: String) throws -> (error: String?, result: [[String: Any]]) {
-        let envelope = try prometheus("/api/v1/query", [("query", expression)])
-        guard envelope["status"] as? String == "success" else {
-            return ("\(envelope["errorType"] ?? "?"): \(envelope["error"] ?? "?")", [])
-        }
-        return (nil, (envelope["data"] as? [String: Any])?["result"] as? [[String: Any]] ?? [])
-    }
-
-    private func metricNamesInPrometheus() throws -> Set<String> {
-        Set(try prometheus("/api/v1/label/__name__/values")["data"] as? [String] ?? [])
     }
 
     // MARK: The scenario
