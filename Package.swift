@@ -27,10 +27,13 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
+        // MARK: System (below every module: POSIX helpers they share)
+        .target(name: "NetVigilSystem"),
         // MARK: Store
         .target(
             name: "NetVigilStore",
             dependencies: [
+                "NetVigilSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -44,6 +47,7 @@ let package = Package(
                 "NetVigilHTTP",
                 "NetVigilReachability",
                 "NetVigilTrust",
+                "NetVigilSystem",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
@@ -112,6 +116,7 @@ let package = Package(
             dependencies: [
                 "CNetlink",
                 "CLibMNL",
+                "NetVigilSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
