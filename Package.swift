@@ -32,11 +32,14 @@ let package = Package(
             name: "NetVigilConcurrency",
             dependencies: [.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
+        // MARK: System (below every module: POSIX helpers they share)
+        .target(name: "NetVigilSystem"),
         // MARK: Store
         .target(
             name: "NetVigilStore",
             dependencies: [
                 "NetVigilConcurrency",
+                "NetVigilSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -51,6 +54,7 @@ let package = Package(
                 "NetVigilHTTP",
                 "NetVigilReachability",
                 "NetVigilTrust",
+                "NetVigilSystem",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
@@ -119,8 +123,10 @@ let package = Package(
         .target(
             name: "NetVigilReachability",
             dependencies: [
+                "NetVigilConcurrency",
                 "CNetlink",
                 "CLibMNL",
+                "NetVigilSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -11,6 +11,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/if.h>
+#include <linux/if_arp.h>
 #include <linux/if_link.h>
 #include <linux/if_addr.h>
 #include <linux/fib_rules.h>
@@ -20,11 +21,7 @@
 #endif
 
 /* ---- macro wrappers ------------------------------------------------------------------ */
-size_t cnl_mnl_align(size_t len) { return MNL_ALIGN(len); }
-size_t cnl_mnl_socket_buffer_size(void) { return MNL_SOCKET_BUFFER_SIZE; }
-size_t cnl_nlmsg_hdrlen(void) { return NLMSG_HDRLEN; }
 size_t cnl_nlmsg_align(size_t len) { return NLMSG_ALIGN(len); }
-size_t cnl_nlmsg_length(size_t len) { return NLMSG_LENGTH(len); }
 
 bool cnl_nlmsg_ok(const void *nlh, int remaining) {
     const struct nlmsghdr *h = nlh;
@@ -39,7 +36,6 @@ const void *cnl_nlmsg_next(const void *nlh, int *remaining) {
     return next;
 }
 
-const void *cnl_nlmsg_data(const void *nlh) { return NLMSG_DATA((const struct nlmsghdr *)nlh); }
 uint16_t cnl_nlmsg_type(const void *nlh) { return ((const struct nlmsghdr *)nlh)->nlmsg_type; }
 uint16_t cnl_nlmsg_flags(const void *nlh) { return ((const struct nlmsghdr *)nlh)->nlmsg_flags; }
 uint32_t cnl_nlmsg_seq(const void *nlh) { return ((const struct nlmsghdr *)nlh)->nlmsg_seq; }
@@ -54,45 +50,38 @@ int cnl_nlmsg_error_code(const void *nlh) {
     return err->error;
 }
 
-bool cnl_rta_ok(const void *rta, int remaining) {
-    const struct rtattr *a = rta;
-    return RTA_OK(a, remaining);
-}
-
-const void *cnl_rta_next(const void *rta, int *remaining) {
-    const struct rtattr *a = rta;
-    int len = *remaining;
-    const struct rtattr *next = RTA_NEXT(a, len);
-    *remaining = len;
-    return next;
-}
-
-const void *cnl_rta_data(const void *rta) { return RTA_DATA((const struct rtattr *)rta); }
-int cnl_rta_payload(const void *rta) { return (int)RTA_PAYLOAD((const struct rtattr *)rta); }
-
-const void *cnl_attr_first(const void *nlh, size_t payload_offset) {
-    return mnl_nlmsg_get_payload_offset(nlh, payload_offset);
-}
-
-bool cnl_attr_ok(const void *nlh, const void *attr) {
-    const struct nlmsghdr *h = nlh;
-    return mnl_attr_ok(attr, (char *)mnl_nlmsg_get_payload_tail(h) - (char *)attr);
-}
-
-const void *cnl_attr_next(const void *attr) { return mnl_attr_next(attr); }
-const void *cnl_attr_nested_first(const void *nest) { return mnl_attr_get_payload(nest); }
-
-bool cnl_attr_nested_ok(const void *nest, const void *attr) {
-    const char *end = (const char *)mnl_attr_get_payload(nest) + mnl_attr_get_payload_len(nest);
-    return mnl_attr_ok(attr, end - (const char *)attr);
-}
-
-uint16_t cnl_attr_type(const void *attr) { return mnl_attr_get_type(attr); }
-uint16_t cnl_attr_payload_len(const void *attr) { return mnl_attr_get_payload_len(attr); }
-const void *cnl_attr_payload(const void *attr) { return mnl_attr_get_payload(attr); }
-size_t cnl_ifla_offset(void) { return sizeof(struct ifinfomsg); }
-size_t cnl_ifa_offset(void) { return sizeof(struct ifaddrmsg); }
-size_t cnl_rtm_offset(void) { return sizeof(struct rtmsg); }
+/* ---- kernel constants ---------------------------------------------------------------- */
+const uint16_t CNL_RTM_NEWLINK = RTM_NEWLINK, CNL_RTM_DELLINK = RTM_DELLINK, CNL_RTM_GETLINK = RTM_GETLINK;
+const uint16_t CNL_RTM_NEWADDR = RTM_NEWADDR, CNL_RTM_DELADDR = RTM_DELADDR, CNL_RTM_GETADDR = RTM_GETADDR;
+const uint16_t CNL_RTM_NEWROUTE = RTM_NEWROUTE, CNL_RTM_DELROUTE = RTM_DELROUTE, CNL_RTM_GETROUTE = RTM_GETROUTE;
+const uint16_t CNL_RTM_NEWRULE = RTM_NEWRULE, CNL_RTM_DELRULE = RTM_DELRULE, CNL_RTM_GETRULE = RTM_GETRULE;
+const uint16_t CNL_NLMSG_NOOP = NLMSG_NOOP, CNL_NLMSG_ERROR = NLMSG_ERROR, CNL_NLMSG_DONE = NLMSG_DONE;
+const uint16_t CNL_NLMSG_OVERRUN = NLMSG_OVERRUN;
+const uint16_t CNL_NLM_F_DUMP_INTR = NLM_F_DUMP_INTR, CNL_NLM_F_REPLACE = NLM_F_REPLACE;
+const uint32_t CNL_RTNLGRP_LINK = RTNLGRP_LINK;
+const uint32_t CNL_RTNLGRP_IPV4_IFADDR = RTNLGRP_IPV4_IFADDR, CNL_RTNLGRP_IPV6_IFADDR = RTNLGRP_IPV6_IFADDR;
+const uint32_t CNL_RTNLGRP_IPV4_ROUTE = RTNLGRP_IPV4_ROUTE, CNL_RTNLGRP_IPV6_ROUTE = RTNLGRP_IPV6_ROUTE;
+const uint32_t CNL_RTNLGRP_IPV4_RULE = RTNLGRP_IPV4_RULE, CNL_RTNLGRP_IPV6_RULE = RTNLGRP_IPV6_RULE;
+const uint8_t CNL_RTN_UNICAST = RTN_UNICAST, CNL_RTN_LOCAL = RTN_LOCAL, CNL_RTN_BLACKHOLE = RTN_BLACKHOLE;
+const uint8_t CNL_RTN_UNREACHABLE = RTN_UNREACHABLE, CNL_RTN_PROHIBIT = RTN_PROHIBIT;
+const uint32_t CNL_RTM_F_CLONED = RTM_F_CLONED, CNL_RTNH_F_DEAD = RTNH_F_DEAD, CNL_RTNH_F_LINKDOWN = RTNH_F_LINKDOWN;
+const uint32_t CNL_RT_TABLE_DEFAULT = RT_TABLE_DEFAULT, CNL_RT_TABLE_MAIN = RT_TABLE_MAIN;
+const uint32_t CNL_RT_TABLE_LOCAL = RT_TABLE_LOCAL;
+const uint32_t CNL_IFA_F_DADFAILED = IFA_F_DADFAILED, CNL_IFA_F_TENTATIVE = IFA_F_TENTATIVE;
+const uint8_t CNL_FR_ACT_TO_TBL = FR_ACT_TO_TBL;
+const uint32_t CNL_IFF_UP = IFF_UP, CNL_IFF_LOOPBACK = IFF_LOOPBACK, CNL_IFF_POINTOPOINT = IFF_POINTOPOINT;
+const uint32_t CNL_IFF_RUNNING = IFF_RUNNING, CNL_IFF_LOWER_UP = IFF_LOWER_UP, CNL_IFF_DORMANT = IFF_DORMANT;
+const uint8_t CNL_IF_OPER_UNKNOWN = IF_OPER_UNKNOWN, CNL_IF_OPER_NOTPRESENT = IF_OPER_NOTPRESENT;
+const uint8_t CNL_IF_OPER_DOWN = IF_OPER_DOWN, CNL_IF_OPER_LOWERLAYERDOWN = IF_OPER_LOWERLAYERDOWN;
+const uint8_t CNL_IF_OPER_TESTING = IF_OPER_TESTING, CNL_IF_OPER_DORMANT = IF_OPER_DORMANT;
+const uint8_t CNL_IF_OPER_UP = IF_OPER_UP;
+const uint16_t CNL_ARPHRD_ETHER = ARPHRD_ETHER, CNL_ARPHRD_INFINIBAND = ARPHRD_INFINIBAND;
+const uint16_t CNL_ARPHRD_RAWIP = ARPHRD_RAWIP, CNL_ARPHRD_PPP = ARPHRD_PPP, CNL_ARPHRD_TUNNEL = ARPHRD_TUNNEL;
+const uint16_t CNL_ARPHRD_TUNNEL6 = ARPHRD_TUNNEL6, CNL_ARPHRD_LOOPBACK = ARPHRD_LOOPBACK;
+const uint16_t CNL_ARPHRD_SIT = ARPHRD_SIT, CNL_ARPHRD_IPGRE = ARPHRD_IPGRE, CNL_ARPHRD_IEEE80211 = ARPHRD_IEEE80211;
+const uint16_t CNL_ARPHRD_IEEE80211_PRISM = ARPHRD_IEEE80211_PRISM;
+const uint16_t CNL_ARPHRD_IEEE80211_RADIOTAP = ARPHRD_IEEE80211_RADIOTAP;
+const uint16_t CNL_ARPHRD_IP6GRE = ARPHRD_IP6GRE, CNL_ARPHRD_NONE = ARPHRD_NONE;
 
 /* ---- sockets ------------------------------------------------------------------------- */
 int cnl_socket_add_membership(struct mnl_socket *nl, unsigned int group) {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The latest evaluation of each watched target and the `changes(for:)` subscribers, behind one lock.
 ///
 /// The watcher thread publishes into it directly: each subscriber's `AsyncStream` continuation is resumed
@@ -18,7 +20,7 @@ final class EvaluationHub: @unchecked Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     /// Targets whose evaluations are kept (evaluations of other targets are dropped).
     func watch(_ targets: some Sequence<ReachabilityTarget>) {

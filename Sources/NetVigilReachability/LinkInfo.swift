@@ -1,3 +1,5 @@
+import CNetlink
+
 /// One network interface as mirrored from `RTM_NEWLINK` plus `/sys/class/net/IF/uevent`.
 ///
 /// Plain data: the classifier and the flag computation are pure functions over it, so tests can
@@ -33,35 +35,35 @@ public struct LinkInfo: Hashable, Sendable {
     }
 
     // IFF_* (linux/if.h)
-    public static let iffUp: UInt32 = 0x1
-    public static let iffLoopback: UInt32 = 0x8
-    public static let iffPointToPoint: UInt32 = 0x10
-    public static let iffRunning: UInt32 = 0x40
-    public static let iffLowerUp: UInt32 = 0x10000
-    public static let iffDormant: UInt32 = 0x20000
+    public static let iffUp = CNL_IFF_UP
+    public static let iffLoopback = CNL_IFF_LOOPBACK
+    public static let iffPointToPoint = CNL_IFF_POINTOPOINT
+    public static let iffRunning = CNL_IFF_RUNNING
+    public static let iffLowerUp = CNL_IFF_LOWER_UP
+    public static let iffDormant = CNL_IFF_DORMANT
     // IF_OPER_* (linux/if.h)
-    public static let operUnknown: UInt8 = 0
-    public static let operNotPresent: UInt8 = 1
-    public static let operDown: UInt8 = 2
-    public static let operLowerLayerDown: UInt8 = 3
-    public static let operTesting: UInt8 = 4
-    public static let operDormant: UInt8 = 5
-    public static let operUp: UInt8 = 6
+    public static let operUnknown = CNL_IF_OPER_UNKNOWN
+    public static let operNotPresent = CNL_IF_OPER_NOTPRESENT
+    public static let operDown = CNL_IF_OPER_DOWN
+    public static let operLowerLayerDown = CNL_IF_OPER_LOWERLAYERDOWN
+    public static let operTesting = CNL_IF_OPER_TESTING
+    public static let operDormant = CNL_IF_OPER_DORMANT
+    public static let operUp = CNL_IF_OPER_UP
     // ARPHRD_* (linux/if_arp.h)
-    public static let arphrdEther: UInt16 = 1
-    public static let arphrdInfiniband: UInt16 = 32
-    public static let arphrdRawIP: UInt16 = 519
-    public static let arphrdPPP: UInt16 = 512
-    public static let arphrdTunnel: UInt16 = 768
-    public static let arphrdTunnel6: UInt16 = 769
-    public static let arphrdLoopback: UInt16 = 772
-    public static let arphrdSit: UInt16 = 776
-    public static let arphrdIPGRE: UInt16 = 778
-    public static let arphrdIEEE80211: UInt16 = 801
-    public static let arphrdIEEE80211Prism: UInt16 = 802
-    public static let arphrdIEEE80211Radiotap: UInt16 = 803
-    public static let arphrdIP6GRE: UInt16 = 823
-    public static let arphrdNone: UInt16 = 65534
+    public static let arphrdEther = CNL_ARPHRD_ETHER
+    public static let arphrdInfiniband = CNL_ARPHRD_INFINIBAND
+    public static let arphrdRawIP = CNL_ARPHRD_RAWIP
+    public static let arphrdPPP = CNL_ARPHRD_PPP
+    public static let arphrdTunnel = CNL_ARPHRD_TUNNEL
+    public static let arphrdTunnel6 = CNL_ARPHRD_TUNNEL6
+    public static let arphrdLoopback = CNL_ARPHRD_LOOPBACK
+    public static let arphrdSit = CNL_ARPHRD_SIT
+    public static let arphrdIPGRE = CNL_ARPHRD_IPGRE
+    public static let arphrdIEEE80211 = CNL_ARPHRD_IEEE80211
+    public static let arphrdIEEE80211Prism = CNL_ARPHRD_IEEE80211_PRISM
+    public static let arphrdIEEE80211Radiotap = CNL_ARPHRD_IEEE80211_RADIOTAP
+    public static let arphrdIP6GRE = CNL_ARPHRD_IP6GRE
+    public static let arphrdNone = CNL_ARPHRD_NONE
 
     /// `IFF_UP`: administratively up.
     public var isUp: Bool { flags & Self.iffUp != 0 }

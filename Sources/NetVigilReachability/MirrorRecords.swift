@@ -1,3 +1,5 @@
+import CNetlink
+
 /// An interface address as mirrored from `RTM_NEWADDR`.
 public struct AddressInfo: Hashable, Sendable {
     public var index: Int32
@@ -17,7 +19,7 @@ public struct AddressInfo: Hashable, Sendable {
     }
 
     /// Usable as a source: not tentative (DAD still running) and DAD did not fail.
-    public var isUsable: Bool { flags & (RTNL.ifaTentative | RTNL.ifaDadFailed) == 0 }
+    public var isUsable: Bool { flags & (CNL_IFA_F_TENTATIVE | CNL_IFA_F_DADFAILED) == 0 }
 
     struct Key: Hashable, Sendable {
         var index: Int32
@@ -73,19 +75,21 @@ public struct RouteInfo: Hashable, Sendable {
     }
 
     /// `RTN_*` route types.
-    public static let typeUnicast: UInt8 = 1, typeLocal: UInt8 = 2, typeBlackhole: UInt8 = 6
-    public static let typeUnreachable: UInt8 = 7, typeProhibit: UInt8 = 8
+    public static let typeUnicast = CNL_RTN_UNICAST, typeLocal = CNL_RTN_LOCAL, typeBlackhole = CNL_RTN_BLACKHOLE
+    public static let typeUnreachable = CNL_RTN_UNREACHABLE, typeProhibit = CNL_RTN_PROHIBIT
     /// `RTNH_F_LINKDOWN`.
-    public static let flagLinkDown: UInt32 = 16
+    public static let flagLinkDown = CNL_RTNH_F_LINKDOWN
 
     /// `RTN_UNICAST`.
-    public var isUnicast: Bool { type == RTNL.rtnUnicast }
+    public var isUnicast: Bool { type == CNL_RTN_UNICAST }
     /// `RTN_LOCAL`.
-    public var isLocal: Bool { type == RTNL.rtnLocal }
+    public var isLocal: Bool { type == CNL_RTN_LOCAL }
     /// Carrier-down on the nexthop (`RTNH_F_LINKDOWN`).
-    public var isLinkDown: Bool { flags & RTNL.rtnhLinkdown != 0 }
+    public var isLinkDown: Bool { flags & CNL_RTNH_F_LINKDOWN != 0 }
     /// `RTNH_F_DEAD`.
-    public var isDead: Bool { flags & RTNL.rtnhDead != 0 }
+    public var isDead: Bool { flags & CNL_RTNH_F_DEAD != 0 }
+    /// `RTM_F_CLONED`: a route-cache entry (not mirrored).
+    var isCloned: Bool { flags & CNL_RTM_F_CLONED != 0 }
 
     /// `dst/len` as `ip route` prints it without abbreviations (`0.0.0.0/0`, `::/0` for default).
     public var destinationText: String {

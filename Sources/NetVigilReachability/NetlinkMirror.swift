@@ -32,98 +32,56 @@ public struct NetlinkMirror: Sendable, Equatable {
 
     /// Applies one rtnetlink message (notification or dump reply); returns what changed.
     @discardableResult
-    mutating func apply(message: UnsafeRawPointer, probe: LinkProbe) -> Change {
-        let type = cnl_nlmsg_type(message)
-        switch type {
-        case RTNL.newLink, RTNL.delLink:
-            var raw = cnl_link()
-            guard cnl_parse_link(message, &raw) == 0 else { return [] }
-            if type == RTNL.delLink {
-                removeLink(raw.index)
-                return [.links, .addresses, .routes]
-            }
-            let name = Self.string(raw.name)
-            let kind = Self.string(raw.kind)
-            var info = LinkInfo(
-                index: raw.index, name: name, flags: raw.flags, operstate: raw.operstate, arphrd: raw.arphrd,
-                infoKind: kind.isEmpty ? nil : kind, devtype: nil, isWireless: raw.has_wireless)
-            if let old = links[raw.index], old.name == name {
+    mutating func apply(_ message: NetlinkMessage, probe: LinkProbe) -> Change {
+        switch message {
+        case var .newLink(info):
+            if let old = links[info.index], old.name == info.name {
                 info.devtype = old.devtype
                 info.isWireless = info.isWireless || old.isWireless
             } else {
-                let probed = probe(name, raw.index)
+                let probed = probe(info.name, info.index)
                 info.devtype = probed.devtype
                 info.isWireless = info.isWireless || probed.wireless
             }
-            if links[raw.index] == info { return [] }
-            links[raw.index] = info
+            if links[info.index] == info { return [] }
+            links[info.index] = info
             return .links
-        case RTNL.newAddr, RTNL.delAddr:
-            var raw = cnl_addr()
-            guard cnl_parse_addr(message, &raw) == 0, let family = IPAddress.Family(rawValue: raw.family) else {
-                return []
-            }
-            let info = AddressInfo(
-                index: raw.index, address: IPAddress(family: family, tuple: raw.address),
-                prefixLength: raw.prefixlen, scope: raw.scope, flags: raw.flags)
-            if type == RTNL.delAddr {
-                return addressTable.removeValue(forKey: info.key) == nil ? [] : .addresses
-            }
+        case let .deleteLink(index):
+            removeLink(index)
+            return [.links, .addresses, .routes]
+        case let .newAddress(info):
             if addressTable[info.key] == info { return [] }
             addressTable[info.key] = info
             return .addresses
-        case RTNL.newRoute, RTNL.delRoute:
-            guard let info = Self.route(from: message), info.flags & RTNL.rtmCloned == 0 else { return [] }
-            if type == RTNL.delRoute {
-                if routeTable.removeValue(forKey: info.key) != nil { return .routes }
-                // Deletions may omit details; fall back to the slot plus interface.
-                let before = routeTable.count
-                routeTable = routeTable.filter {
-                    !($0.key.sameSlot(info.key)
-                        && (info.outputInterface == 0 || $0.value.outputInterface == info.outputInterface))
-                }
-                return before == routeTable.count ? [] : .routes
-            }
-            if cnl_nlmsg_flags(message) & RTNL.flagReplace != 0 {
+        case let .deleteAddress(info):
+            return addressTable.removeValue(forKey: info.key) == nil ? [] : .addresses
+        case let .newRoute(info, replace):
+            guard !info.isCloned else { return [] }
+            if replace {
                 let key = info.key
                 routeTable = routeTable.filter { !$0.key.sameSlot(key) || $0.key == key }
             }
             if routeTable[info.key] == info { return [] }
             routeTable[info.key] = info
             return .routes
-        case RTNL.newRule, RTNL.delRule:
-            var raw = cnl_rule()
-            guard cnl_parse_rule(message, &raw) == 0, let family = IPAddress.Family(rawValue: raw.family) else {
-                return []
+        case let .deleteRoute(info):
+            guard !info.isCloned else { return [] }
+            if routeTable.removeValue(forKey: info.key) != nil { return .routes }
+            // Deletions may omit details; fall back to the slot plus interface.
+            let before = routeTable.count
+            routeTable = routeTable.filter {
+                !($0.key.sameSlot(info.key)
+                    && (info.outputInterface == 0 || $0.value.outputInterface == info.outputInterface))
             }
-            let rule = RuleInfo(family: family, action: raw.action, table: raw.table, priority: raw.priority)
-            if type == RTNL.delRule {
-                guard let count = ruleCounts[rule] else { return [] }
-                ruleCounts[rule] = count > 1 ? count - 1 : nil
-            } else {
-                ruleCounts[rule, default: 0] += 1
-            }
+            return before == routeTable.count ? [] : .routes
+        case let .newRule(rule):
+            ruleCounts[rule, default: 0] += 1
             return .rules
-        default:
-            return []
+        case let .deleteRule(rule):
+            guard let count = ruleCounts[rule] else { return [] }
+            ruleCounts[rule] = count > 1 ? count - 1 : nil
+            return .rules
         }
-    }
-
-    /// Parses a route message (also used for `RTM_GETROUTE` replies).
-    static func route(from message: UnsafeRawPointer) -> RouteInfo? {
-        var raw = cnl_route()
-        guard cnl_parse_route(message, &raw) == 0, let family = IPAddress.Family(rawValue: raw.family) else {
-            return nil
-        }
-        let gatewayFamily = IPAddress.Family(rawValue: raw.gateway_family) ?? family
-        return RouteInfo(
-            family: family, table: raw.table,
-            destination: raw.has_dst ? IPAddress(family: family, tuple: raw.dst) : nil,
-            destinationLength: raw.dst_len, tos: raw.tos, priority: raw.priority, type: raw.type,
-            protocolID: raw.protocol, scope: raw.scope, flags: raw.flags, outputInterface: raw.oif,
-            gateway: raw.has_gateway ? IPAddress(family: gatewayFamily, tuple: raw.gateway) : nil,
-            preferredSource: raw.has_prefsrc ? IPAddress(family: family, tuple: raw.prefsrc) : nil,
-            nexthopCount: raw.nexthops)
     }
 
     mutating func removeLink(_ index: Int32) {
@@ -157,14 +115,7 @@ public struct NetlinkMirror: Sendable, Equatable {
 
     /// Tables consulted by policy rules of `family` (`nil` when no rule of that family is known).
     public func ruleTables(family: IPAddress.Family) -> Set<UInt32>? {
-        let tables = ruleCounts.keys.filter { $0.family == family && $0.action == RTNL.frActToTable }.map(\.table)
+        let tables = ruleCounts.keys.filter { $0.family == family && $0.action == CNL_FR_ACT_TO_TBL }.map(\.table)
         return tables.isEmpty ? nil : Set(tables)
-    }
-
-    static func string<T>(_ tuple: T) -> String {
-        var copy = tuple
-        return withUnsafeBytes(of: &copy) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
     }
 }

@@ -1,5 +1,6 @@
 import CLibMNL
 import CNetlink
+import NetVigilSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,8 +14,6 @@ final class NetlinkSocket {
     private let buffer: UnsafeMutableRawBufferPointer
     private let sendBuffer: UnsafeMutableRawBufferPointer
     static let bufferSize = 256 * 1024
-    static let msgDontWait: Int32 = 0x40
-    static let msgTrunc: Int32 = 0x20
 
     /// Result of one `recv`.
     enum Received {
@@ -66,18 +65,15 @@ final class NetlinkSocket {
 
     /// One `recv`; blocking unless `dontWait`.
     func receive(dontWait: Bool) throws(ReachabilityError) -> Received {
-        while true {
-            let flags = (dontWait ? Self.msgDontWait : 0) | Self.msgTrunc
-            let n = recv(fd, buffer.baseAddress, buffer.count, flags)
-            if n >= 0 {
-                return n > buffer.count ? .truncated : .messages(n)
-            }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN: return .wouldBlock
-            case ENOBUFS: return .overrun
-            case let code: throw .netlink(operation: "recv", errno: code)
-            }
+        let flags = (dontWait ? Int32(MSG_DONTWAIT) : 0) | Int32(MSG_TRUNC)
+        let n = SystemCall.retryingOnInterrupt { recv(fd, buffer.baseAddress, buffer.count, flags) }
+        if n >= 0 {
+            return n > buffer.count ? .truncated : .messages(n)
+        }
+        switch errno {
+        case EAGAIN: return .wouldBlock
+        case ENOBUFS: return .overrun
+        case let code: throw .netlink(operation: "recv", errno: code)
         }
     }
 
@@ -92,12 +88,8 @@ final class NetlinkSocket {
     }
 
     private func send(length: Int) throws(ReachabilityError) {
-        while true {
-            let n = mnl_socket_sendto(handle, sendBuffer.baseAddress, length)
-            if n >= 0 { return }
-            if errno == EINTR { continue }
-            throw .netlink(operation: "send", errno: errno)
-        }
+        let n = SystemCall.retryingOnInterrupt { mnl_socket_sendto(handle, sendBuffer.baseAddress, length) }
+        if n < 0 { throw .netlink(operation: "send", errno: errno) }
     }
 
     /// Dumps one object type (`RTM_GETLINK`, ...); `body` gets each reply message.
@@ -137,14 +129,14 @@ final class NetlinkSocket {
                 guard cnl_nlmsg_seq(message) == seq, cnl_nlmsg_pid(message) == portID || cnl_nlmsg_pid(message) == 0 else {
                     return
                 }
-                if cnl_nlmsg_flags(message) & RTNL.flagDumpInterrupted != 0 { interrupted = true }
+                if cnl_nlmsg_flags(message) & CNL_NLM_F_DUMP_INTR != 0 { interrupted = true }
                 switch cnl_nlmsg_type(message) {
-                case RTNL.nlmsgDone: done = true
-                case RTNL.nlmsgError:
+                case CNL_NLMSG_DONE: done = true
+                case CNL_NLMSG_ERROR:
                     let code = cnl_nlmsg_error_code(message)
                     if code < 0 { failure = -code }
                     done = true
-                case RTNL.nlmsgNoop, RTNL.nlmsgOverrun: break
+                case CNL_NLMSG_NOOP, CNL_NLMSG_OVERRUN: break
                 default: body(message)
                 }
             }
@@ -200,11 +192,11 @@ final class NetlinkSocket {
                     guard slot >= 0, slot < end - start, !answered[slot] else { return }
                     let lookup: RouteLookup
                     switch cnl_nlmsg_type(message) {
-                    case RTNL.nlmsgError:
+                    case CNL_NLMSG_ERROR:
                         let code = cnl_nlmsg_error_code(message)
                         lookup = .failure(errno: code < 0 ? -code : EINVAL)
-                    case RTNL.newRoute:
-                        lookup = NetlinkMirror.route(from: message).map { .route($0) } ?? .failure(errno: EBADMSG)
+                    case CNL_RTM_NEWROUTE:
+                        lookup = NetlinkMessage.route(from: message).map { .route($0) } ?? .failure(errno: EBADMSG)
                     default:
                         return
                     }
@@ -227,7 +219,7 @@ final class NetlinkSocket {
             guard case let .messages(count) = try receive(dontWait: false) else { continue }
             var result: Int32?
             try forEachMessage(count: count) { message in
-                if cnl_nlmsg_seq(message) == seq, cnl_nlmsg_type(message) == RTNL.nlmsgError {
+                if cnl_nlmsg_seq(message) == seq, cnl_nlmsg_type(message) == CNL_NLMSG_ERROR {
                     result = -cnl_nlmsg_error_code(message)
                 }
             }

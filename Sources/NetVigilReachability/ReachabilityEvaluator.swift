@@ -1,3 +1,4 @@
+import CNetlink
 import Foundation
 
 /// The kernel's answer to `RTM_GETROUTE` for one address.
@@ -104,8 +105,8 @@ public enum ReachabilityEvaluator {
     ) -> ReachabilityEvaluation {
         var best: (evaluation: ReachabilityEvaluation, route: RouteInfo)?
         for route in mirror.routes where route.destinationLength == 0 && route.isUnicast && !route.isDead {
-            if route.table == RTNL.tableLocal { continue }
-            let allowedTables = mirror.ruleTables(family: route.family) ?? [RTNL.tableMain, RTNL.tableDefault]
+            if route.table == CNL_RT_TABLE_LOCAL { continue }
+            let allowedTables = mirror.ruleTables(family: route.family) ?? [CNL_RT_TABLE_MAIN, CNL_RT_TABLE_DEFAULT]
             if !allowedTables.contains(route.table) { continue }
             let link = mirror.links[route.outputInterface]
             let kind = link.map { cache.kind(of: $0) }

@@ -2,8 +2,8 @@
 #define NETVIGIL_CNETLINK_H
 /*
  * CNetlink: out-of-line wrappers around what Swift cannot import from libmnl and the
- * kernel's rtnetlink headers (function-like macros such as NLMSG_OK, RTA_NEXT, MNL_ALIGN,
- * mnl_attr_for_each*), plus flat parsers that turn one rtnetlink message into a plain struct.
+ * kernel's rtnetlink headers (function-like macros such as NLMSG_OK), the kernel constants Swift
+ * needs, plus flat parsers that turn one rtnetlink message into a plain struct.
  *
  * Messages are passed as `const void *` so this header does not pull the kernel headers into Swift
  * (those clash with glibc's <net/if.h>).
@@ -18,23 +18,13 @@ extern "C" {
 
 struct mnl_socket;
 
-/* ---- macro wrappers ------------------------------------------------------------------ */
-/** MNL_ALIGN(len). */
-size_t cnl_mnl_align(size_t len);
-/** MNL_SOCKET_BUFFER_SIZE (page size, at most 8 KiB); use a larger buffer for dumps. */
-size_t cnl_mnl_socket_buffer_size(void);
-/** NLMSG_HDRLEN. */
-size_t cnl_nlmsg_hdrlen(void);
+/* ---- macro wrappers (what Swift cannot import: function-like macros, header fields) ---------- */
 /** NLMSG_ALIGN(len). */
 size_t cnl_nlmsg_align(size_t len);
-/** NLMSG_LENGTH(len). */
-size_t cnl_nlmsg_length(size_t len);
 /** NLMSG_OK(nlh, remaining). */
 bool cnl_nlmsg_ok(const void *nlh, int remaining);
 /** NLMSG_NEXT(nlh, remaining): returns the next header and decrements *remaining. */
 const void *cnl_nlmsg_next(const void *nlh, int *remaining);
-/** NLMSG_DATA(nlh). */
-const void *cnl_nlmsg_data(const void *nlh);
 /** nlmsg_type / nlmsg_flags / nlmsg_seq / nlmsg_pid / nlmsg_len of a header. */
 uint16_t cnl_nlmsg_type(const void *nlh);
 uint16_t cnl_nlmsg_flags(const void *nlh);
@@ -43,25 +33,36 @@ uint32_t cnl_nlmsg_pid(const void *nlh);
 uint32_t cnl_nlmsg_len(const void *nlh);
 /** For an NLMSG_ERROR message: the (negative) errno it carries, 0 for an ACK. */
 int cnl_nlmsg_error_code(const void *nlh);
-/** RTA_OK / RTA_NEXT / RTA_DATA / RTA_PAYLOAD for a struct rtattr. */
-bool cnl_rta_ok(const void *rta, int remaining);
-const void *cnl_rta_next(const void *rta, int *remaining);
-const void *cnl_rta_data(const void *rta);
-int cnl_rta_payload(const void *rta);
-/** mnl_attr_for_each(attr, nlh, offset) as first/ok/next; `payload_offset` is the family header size. */
-const void *cnl_attr_first(const void *nlh, size_t payload_offset);
-bool cnl_attr_ok(const void *nlh, const void *attr);
-const void *cnl_attr_next(const void *attr);
-/** mnl_attr_for_each_nested(attr, nest) as first/ok/next. */
-const void *cnl_attr_nested_first(const void *nest);
-bool cnl_attr_nested_ok(const void *nest, const void *attr);
-uint16_t cnl_attr_type(const void *attr);
-uint16_t cnl_attr_payload_len(const void *attr);
-const void *cnl_attr_payload(const void *attr);
-/** IFLA_RTA(ifi) offset, i.e. sizeof(struct ifinfomsg) aligned; likewise for ifaddrmsg, rtmsg. */
-size_t cnl_ifla_offset(void);
-size_t cnl_ifa_offset(void);
-size_t cnl_rtm_offset(void);
+
+/* ---- kernel constants -------------------------------------------------------------------
+ * Defined in CNetlink.c from <linux/netlink.h>, <linux/rtnetlink.h>, <linux/if.h>, <linux/if_arp.h>,
+ * <linux/if_addr.h> and <linux/fib_rules.h>, so Swift uses the kernel's values without importing those
+ * headers (they clash with glibc's <net/if.h>). */
+/* message types (RTM_*, NLMSG_*) */
+extern const uint16_t CNL_RTM_NEWLINK, CNL_RTM_DELLINK, CNL_RTM_GETLINK;
+extern const uint16_t CNL_RTM_NEWADDR, CNL_RTM_DELADDR, CNL_RTM_GETADDR;
+extern const uint16_t CNL_RTM_NEWROUTE, CNL_RTM_DELROUTE, CNL_RTM_GETROUTE;
+extern const uint16_t CNL_RTM_NEWRULE, CNL_RTM_DELRULE, CNL_RTM_GETRULE;
+extern const uint16_t CNL_NLMSG_NOOP, CNL_NLMSG_ERROR, CNL_NLMSG_DONE, CNL_NLMSG_OVERRUN;
+/* nlmsg_flags (NLM_F_*) */
+extern const uint16_t CNL_NLM_F_DUMP_INTR, CNL_NLM_F_REPLACE;
+/* multicast groups (enum rtnetlink_groups) */
+extern const uint32_t CNL_RTNLGRP_LINK, CNL_RTNLGRP_IPV4_IFADDR, CNL_RTNLGRP_IPV6_IFADDR;
+extern const uint32_t CNL_RTNLGRP_IPV4_ROUTE, CNL_RTNLGRP_IPV6_ROUTE, CNL_RTNLGRP_IPV4_RULE, CNL_RTNLGRP_IPV6_RULE;
+/* route types (RTN_*), flags (RTM_F_*, RTNH_F_*) and tables (RT_TABLE_*) */
+extern const uint8_t CNL_RTN_UNICAST, CNL_RTN_LOCAL, CNL_RTN_BLACKHOLE, CNL_RTN_UNREACHABLE, CNL_RTN_PROHIBIT;
+extern const uint32_t CNL_RTM_F_CLONED, CNL_RTNH_F_DEAD, CNL_RTNH_F_LINKDOWN;
+extern const uint32_t CNL_RT_TABLE_DEFAULT, CNL_RT_TABLE_MAIN, CNL_RT_TABLE_LOCAL;
+/* address flags (IFA_F_*) and rule actions (FR_ACT_*) */
+extern const uint32_t CNL_IFA_F_DADFAILED, CNL_IFA_F_TENTATIVE;
+extern const uint8_t CNL_FR_ACT_TO_TBL;
+/* link flags (IFF_*), operational states (IF_OPER_*), hardware types (ARPHRD_*) */
+extern const uint32_t CNL_IFF_UP, CNL_IFF_LOOPBACK, CNL_IFF_POINTOPOINT, CNL_IFF_RUNNING, CNL_IFF_LOWER_UP, CNL_IFF_DORMANT;
+extern const uint8_t CNL_IF_OPER_UNKNOWN, CNL_IF_OPER_NOTPRESENT, CNL_IF_OPER_DOWN, CNL_IF_OPER_LOWERLAYERDOWN;
+extern const uint8_t CNL_IF_OPER_TESTING, CNL_IF_OPER_DORMANT, CNL_IF_OPER_UP;
+extern const uint16_t CNL_ARPHRD_ETHER, CNL_ARPHRD_INFINIBAND, CNL_ARPHRD_RAWIP, CNL_ARPHRD_PPP, CNL_ARPHRD_TUNNEL;
+extern const uint16_t CNL_ARPHRD_TUNNEL6, CNL_ARPHRD_LOOPBACK, CNL_ARPHRD_SIT, CNL_ARPHRD_IPGRE, CNL_ARPHRD_IEEE80211;
+extern const uint16_t CNL_ARPHRD_IEEE80211_PRISM, CNL_ARPHRD_IEEE80211_RADIOTAP, CNL_ARPHRD_IP6GRE, CNL_ARPHRD_NONE;
 
 /* ---- sockets ------------------------------------------------------------------------- */
 /** NETLINK_ADD_MEMBERSHIP for one multicast group (works for groups above 31). 0 or -errno. */

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
 import Foundation
-import Glibc
 import NetVigilConcurrency
+import NetVigilSystem
+#if canImport(Glibc)
+import Glibc
 #endif
 
 /// Runs a program to completion with bytes on stdin, capturing the start of its output, and kills its whole
@@ -101,10 +102,12 @@ enum ChildProcess {
 
         func readAvailable() {
             while outputFD >= 0 {
-                let count = buffer.withUnsafeMutableBytes { read(outputFD, $0.baseAddress, $0.count) }
+                let count = buffer.withUnsafeMutableBytes { bytes in
+                    SystemCall.retryingOnInterrupt { read(outputFD, bytes.baseAddress, bytes.count) }
+                }
                 if count > 0 {
                     if captured.count < outputLimit { captured += buffer.prefix(min(count, outputLimit - captured.count)) }
-                } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                } else if count == 0 || errno != EAGAIN {
                     close(outputFD)
                     outputFD = -1
                 } else {
@@ -126,7 +129,7 @@ enum ChildProcess {
             if now >= deadline {
                 kill(-pid, SIGKILL)
                 kill(pid, SIGKILL)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                _ = SystemCall.retryingOnInterrupt { waitpid(pid, &status, 0) }
                 readAvailable()
                 outcome.timedOut = true
                 outcome.signal = SIGKILL
@@ -142,9 +145,11 @@ enum ChildProcess {
                 if entry.fd == outputFD {
                     readAvailable()
                 } else if entry.fd == stdinFD {
-                    let count = input.withUnsafeBytes { write(stdinFD, $0.baseAddress! + written, input.count - written) }
+                    let count = input.withUnsafeBytes { bytes in
+                        SystemCall.retryingOnInterrupt { write(stdinFD, bytes.baseAddress! + written, input.count - written) }
+                    }
                     if count > 0 { written += count }
-                    if written >= input.count || (count < 0 && errno != EAGAIN && errno != EINTR) {
+                    if written >= input.count || (count < 0 && errno != EAGAIN) {
                         close(stdinFD)
                         stdinFD = -1
                     }

@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilSystem
 
 /// Where an export's bytes go: a file descriptor for the CLI, a response body for the feed.
 public protocol ExportOutput: AnyObject {
@@ -20,9 +21,10 @@ public final class FileDescriptorOutput: ExportOutput {
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            let written = SystemCall.retryingOnInterrupt {
+                Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            }
             if written < 0 {
-                if errno == EINTR { continue }
                 throw ExportError.output("cannot write \(name): \(String(cString: strerror(errno)))")
             }
             offset += written
