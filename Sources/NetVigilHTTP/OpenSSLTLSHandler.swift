@@ -92,12 +92,7 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .wantsMore:
             writeCiphertext(context: context)
         case .failed(let failure):
-            writeCiphertext(context: context)  // the alert OpenSSL sent, if any
-            let error = TLSHandlerError.handshakeFailed(failure)
-            state = .closed
-            failBuffered(error)
-            context.fireErrorCaught(error)
-            context.close(promise: nil)
+            fail(.handshakeFailed(failure), context: context)
         }
     }
 
@@ -142,12 +137,7 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 context.close(promise: nil)
                 return
             case .failed(let failure):
-                writeCiphertext(context: context)  // the alert OpenSSL sent, if any
-                let error = TLSHandlerError.postHandshakeFailed(failure)
-                state = .closed
-                failBuffered(error)
-                context.fireErrorCaught(error)
-                context.close(promise: nil)
+                fail(.postHandshakeFailed(failure), context: context)
                 return
             }
         }
@@ -209,6 +199,15 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         let write = context.writeAndFlush(wrapOutboundOut(ciphertext))
         for promise in promises { if let promise { write.cascade(to: promise) } }
+    }
+
+    /// Sends the alert OpenSSL queued (if any), fails what is buffered, reports `error` and closes.
+    private func fail(_ error: TLSHandlerError, context: ChannelHandlerContext) {
+        writeCiphertext(context: context)
+        state = .closed
+        failBuffered(error)
+        context.fireErrorCaught(error)
+        context.close(promise: nil)
     }
 
     private func failBuffered(_ error: any Error) {
