@@ -185,7 +185,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NetVigilCLITests", dependencies: ["NetVigilStore", "NetVigilTestSupport"]),
-        .testTarget(name: "NetVigilHTTPTests", dependencies: ["NetVigilHTTP", "NetVigilTrust", "NetVigilAgent", "NetVigilStore", "NetVigilTestSupport"]),
+        .testTarget(name: "NetVigilHTTPTests", dependencies: ["NetVigilHTTP", "NetVigilTrust", "NetVigilAgent", "NetVigilStore", "NetVigilTestSupport",
+                                                              "COpenSSL", .product(name: "NIOCore", package: "swift-nio"),
+                                                              .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "NetVigilReachabilityTests", dependencies: ["NetVigilReachability", "CNetlink", "NetVigilTestSupport"]),
     ]
 )

@@ -120,14 +120,14 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
             return error
         case let error as TLSHandlerError:
             switch error {
-            case .handshakeFailed(let alert, let detail):
-                return ProbeError(.tlsHandshake, "TLS handshake failed: \(detail)", alert: alert)
+            case .handshakeFailed(let failure):
+                return ProbeError(.tlsHandshake, "TLS handshake failed: \(failure.reason ?? "handshake failed")", alert: failure.alert)
             case .closedDuringHandshake:
                 return ProbeError(.tlsHandshake, "the server closed the connection during the TLS handshake")
             case .untrusted(let error):
                 return error
-            case .protocolFailure(let detail):
-                return ProbeError(.httpProtocol, "TLS error after the handshake: \(detail)")
+            case .postHandshakeFailed(let failure):
+                return ProbeError(.httpProtocol, "TLS error after the handshake: \(failure)")
             }
         case let error as HTTPParserError:
             return ProbeError(.httpProtocol, "invalid HTTP response: \(error)")
