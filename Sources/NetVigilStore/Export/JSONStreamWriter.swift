@@ -1,7 +1,7 @@
 /// Builds JSON text into a reusable buffer and flushes it to an `ExportOutput` in large writes, so memory stays
 /// constant however many rows are written.
 struct JSONStreamWriter {
-    private let buffer: ByteBuffer
+    private let buffer: JSONOutputBuffer
     private let output: ExportOutput
     private let flushThreshold: Int
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
@@ -13,7 +13,7 @@ struct JSONStreamWriter {
     init(output: ExportOutput, flushThreshold: Int = 256 * 1024) {
         self.output = output
         self.flushThreshold = flushThreshold
-        buffer = ByteBuffer(capacity: flushThreshold + 16 * 1024)
+        buffer = JSONOutputBuffer(capacity: flushThreshold + 16 * 1024)
     }
 
     /// Flushes when the buffer is over the threshold (call between rows).
