@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "NetVigilTrust", targets: ["NetVigilTrust"]),
         .library(name: "NetVigilReachability", targets: ["NetVigilReachability"]),
         .library(name: "NetVigilHTTP", targets: ["NetVigilHTTP"]),
+        .library(name: "NetVigilProbeModel", targets: ["NetVigilProbeModel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -27,10 +28,13 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
+        // MARK: Probe model (what a probe result is made of: timings, error kinds, verdicts; no dependencies)
+        .target(name: "NetVigilProbeModel"),
         // MARK: Store
         .target(
             name: "NetVigilStore",
             dependencies: [
+                "NetVigilProbeModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -40,6 +44,7 @@ let package = Package(
         .target(
             name: "NetVigilAgent",
             dependencies: [
+                "NetVigilProbeModel",
                 "NetVigilStore",
                 "NetVigilHTTP",
                 "NetVigilReachability",
@@ -73,7 +78,7 @@ let package = Package(
         ),
         .target(
             name: "NetVigilTrust",
-            dependencies: ["COpenSSL"]
+            dependencies: ["COpenSSL", "NetVigilProbeModel"]
         ),
         .executableTarget(
             name: "TrustBenchmarks",
@@ -85,6 +90,7 @@ let package = Package(
             name: "NetVigilHTTP",
             dependencies: [
                 "COpenSSL",
+                "NetVigilProbeModel",
                 "NetVigilTrust",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -138,7 +144,7 @@ let package = Package(
             ]
         ),
         // MARK: Benchmarks (release builds; see Benchmarks/run.sh)
-        .executableTarget(name: "StoreBenchmarks", dependencies: ["NetVigilStore"], path: "Benchmarks/StoreBenchmarks"),
+        .executableTarget(name: "StoreBenchmarks", dependencies: ["NetVigilProbeModel", "NetVigilStore"], path: "Benchmarks/StoreBenchmarks"),
         .executableTarget(
             name: "SchedulerBenchmarks",
             dependencies: ["NetVigilAgent", "NetVigilHTTP", "NetVigilStore", .product(name: "Logging", package: "swift-log")],
@@ -151,21 +157,28 @@ let package = Package(
         ),
         // MARK: Tests
         .target(name: "NetVigilTestSupport", path: "Tests/NetVigilTestSupport"),
-        .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilStore", "NetVigilTestSupport"]),
+        .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]),
         .testTarget(name: "NetVigilTrustTests", dependencies: ["NetVigilTrust", "NetVigilTestSupport"]),
-        .testTarget(name: "NetVigilAgentTests", dependencies: ["NetVigilAgent", "NetVigilStore", "NetVigilTestSupport"]),
+        .testTarget(
+            name: "NetVigilAgentTests",
+            dependencies: ["NetVigilAgent", "NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]
+        ),
         .testTarget(
             name: "NetVigilFeedTests",
             dependencies: [
                 "NetVigilFeed",
                 "NetVigilAgent",
+                "NetVigilProbeModel",
                 "NetVigilStore",
                 "NetVigilTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
-        .testTarget(name: "NetVigilCLITests", dependencies: ["NetVigilStore", "NetVigilTestSupport"]),
-        .testTarget(name: "NetVigilHTTPTests", dependencies: ["NetVigilHTTP", "NetVigilTrust", "NetVigilAgent", "NetVigilStore", "NetVigilTestSupport"]),
+        .testTarget(name: "NetVigilCLITests", dependencies: ["NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]),
+        .testTarget(
+            name: "NetVigilHTTPTests",
+            dependencies: ["NetVigilHTTP", "NetVigilTrust", "NetVigilAgent", "NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]
+        ),
         .testTarget(name: "NetVigilReachabilityTests", dependencies: ["NetVigilReachability", "CNetlink", "NetVigilTestSupport"]),
     ]
 )

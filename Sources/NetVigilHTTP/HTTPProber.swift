@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NetVigilProbeModel
 import NetVigilTrust
 
 /// Runs probes: resolve → connect → TLS with trust evaluation → request → response validation, phase by phase.
@@ -206,7 +207,7 @@ public struct HTTPProber: Sendable {
     }
 
     private func record(_ recorder: HopRecorder, address: SocketAddress, into result: inout ProbeResult) {
-        func add(_ value: Double?, to keyPath: WritableKeyPath<ProbeResult.Timings, Double?>) {
+        func add(_ value: Double?, to keyPath: WritableKeyPath<PhaseTimings, Double?>) {
             guard let value else { return }
             result.timings[keyPath: keyPath] = (result.timings[keyPath: keyPath] ?? 0) + value
         }
@@ -226,7 +227,7 @@ public struct HTTPProber: Sendable {
         if let evaluation = recorder.evaluation {
             result.validatedChain = evaluation.validatedChain.map(ProbeResult.ChainCertificate.summarizing)
             result.trustVerdict = evaluation.verdict.summary
-            result.pinVerdict = evaluation.pinVerdict.rawValue
+            result.pinVerdict = evaluation.pinVerdict
             result.trustMessage = evaluation.message
         }
     }
@@ -264,7 +265,7 @@ public struct HTTPProber: Sendable {
                                     let evaluator = try evaluators.evaluator(policy: policy, trustStore: trustStore)
                                     evaluation = evaluator.evaluate(servedChain: info.servedChain, host: host)
                                 } catch {
-                                    return ProbeError(.trust, "cannot prepare the trust evaluation: \(error)", verdict: "untrusted:internal")
+                                    return ProbeError(.trust, "cannot prepare the trust evaluation: \(error)", verdict: .untrusted(reason: "internal"))
                                 }
                                 recorder.evaluation = evaluation
                                 if evaluation.verdict.isTrusted { return nil }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Builds JSON text into a reusable buffer and flushes it to an `ExportOutput` in large writes, so memory stays
 /// constant however many rows are written.
 struct JSONStreamWriter {
@@ -185,6 +187,13 @@ struct JSONStreamWriter {
         }
         if utf8.count > runStart { buffer.append(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
         buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// A stored JSON object text as that object; null when it is absent or not a valid JSON object.
+    mutating func object(text: String?) {
+        guard let text, let data = text.data(using: .utf8),
+              (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else { return null() }
+        rawBytes(text.utf8)
     }
 
     mutating func stringArray(_ values: [String]) {
