@@ -1,7 +1,8 @@
 /// Export row objects for records that are still in memory (the feed's event stream).
 ///
 /// The fields, their order and their formatting are those `HistoryExporter` writes for a stored row in the
-/// `--format json` document, except `id`: a record gets its row id only when the store writes it.
+/// `--format json` document (for probes, the same writer: `JSONStreamWriter.probeFields`), except `id`: a record
+/// gets its row id only when the store writes it.
 public enum ExportRowJSON {
     /// A probe record as the export's `probes[]` object, without `id`; one line of UTF-8 JSON.
     public static func probe(_ record: ProbeRecord) -> [UInt8] {
