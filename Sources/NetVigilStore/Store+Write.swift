@@ -85,14 +85,11 @@ private struct BatchInserter {
         let time = probe.time.milliseconds
         if let served { markUsed(served, at: time) }
         if let validated, validated != served { markUsed(validated, at: time) }
+        var binder = ProbeBinder(statement: insert, served: served, validated: validated)
         for spec in ProbeColumn.specs {
-            let index = spec.column.bindIndex(offset: offset)
-            switch probe.value(spec.column) {
-            case .integer(let value): insert.bind(value, at: index)
-            case .milliseconds(let value): insert.bind(value, at: index)
-            case .text(let value): insert.bind(value, at: index)
-            case .chain: insert.bind(spec.column == .servedChain ? served : validated, at: index)
-            }
+            binder.column = spec.column
+            binder.index = spec.column.bindIndex(offset: offset)
+            probe.visit(spec.column, &binder)
         }
     }
 
@@ -204,5 +201,27 @@ private struct BatchInserter {
             insert.bind(alert.deliveredAt?.milliseconds, at: 11)
             try insert.execute(db)
         }
+    }
+}
+
+/// Binds each column value `ProbeRecord.visit` hands over at `index`; chain columns get the ids the batch assigned.
+private struct ProbeBinder: ProbeColumnVisitor {
+    let statement: RawStatement
+    let served: Int64?
+    let validated: Int64?
+    var column = ProbeColumn.time
+    var index: CInt = 1
+
+    init(statement: RawStatement, served: Int64?, validated: Int64?) {
+        self.statement = statement
+        self.served = served
+        self.validated = validated
+    }
+
+    mutating func integer(_ value: Int64?) { statement.bind(value, at: index) }
+    mutating func milliseconds(_ value: Double?) { statement.bind(value, at: index) }
+    mutating func text(_ value: String?) { statement.bind(value, at: index) }
+    mutating func chain(_ certificates: [CertificateRecord]) {
+        statement.bind(column == .servedChain ? served : validated, at: index)
     }
 }
