@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "NetVigilTrust", targets: ["NetVigilTrust"]),
         .library(name: "NetVigilReachability", targets: ["NetVigilReachability"]),
         .library(name: "NetVigilHTTP", targets: ["NetVigilHTTP"]),
+        .library(name: "NetVigilProbeModel", targets: ["NetVigilProbeModel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,12 +35,15 @@ let package = Package(
         ),
         // MARK: System (below every module: POSIX helpers they share)
         .target(name: "NetVigilSystem"),
+        // MARK: Probe model (what a probe result is made of: timings, error kinds, verdicts; no dependencies)
+        .target(name: "NetVigilProbeModel"),
         // MARK: Store
         .target(
             name: "NetVigilStore",
             dependencies: [
                 "NetVigilConcurrency",
                 "NetVigilSystem",
+                "NetVigilProbeModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -50,6 +54,7 @@ let package = Package(
             name: "NetVigilAgent",
             dependencies: [
                 "NetVigilConcurrency",
+                "NetVigilProbeModel",
                 "NetVigilStore",
                 "NetVigilHTTP",
                 "NetVigilReachability",
@@ -85,7 +90,7 @@ let package = Package(
         ),
         .target(
             name: "NetVigilTrust",
-            dependencies: ["COpenSSL"]
+            dependencies: ["COpenSSL", "NetVigilProbeModel"]
         ),
         .executableTarget(
             name: "TrustBenchmarks",
@@ -98,6 +103,7 @@ let package = Package(
             dependencies: [
                 "COpenSSL",
                 "NetVigilConcurrency",
+                "NetVigilProbeModel",
                 "NetVigilTrust",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -154,7 +160,7 @@ let package = Package(
             ]
         ),
         // MARK: Benchmarks (release builds; see Benchmarks/run.sh)
-        .executableTarget(name: "StoreBenchmarks", dependencies: ["NetVigilStore"], path: "Benchmarks/StoreBenchmarks"),
+        .executableTarget(name: "StoreBenchmarks", dependencies: ["NetVigilProbeModel", "NetVigilStore"], path: "Benchmarks/StoreBenchmarks"),
         .executableTarget(
             name: "SchedulerBenchmarks",
             dependencies: ["NetVigilAgent", "NetVigilHTTP", "NetVigilStore", .product(name: "Logging", package: "swift-log")],
@@ -171,23 +177,32 @@ let package = Package(
             name: "NetVigilConcurrencyTests",
             dependencies: ["NetVigilConcurrency", .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle")]
         ),
-        .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilStore", "NetVigilTestSupport"]),
+        .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]),
         .testTarget(name: "NetVigilTrustTests", dependencies: ["NetVigilTrust", "NetVigilTestSupport"]),
-        .testTarget(name: "NetVigilAgentTests", dependencies: ["NetVigilAgent", "NetVigilStore", "NetVigilTestSupport"]),
+        .testTarget(
+            name: "NetVigilAgentTests",
+            dependencies: ["NetVigilAgent", "NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]
+        ),
         .testTarget(
             name: "NetVigilFeedTests",
             dependencies: [
                 "NetVigilFeed",
                 "NetVigilAgent",
+                "NetVigilProbeModel",
                 "NetVigilStore",
                 "NetVigilTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
-        .testTarget(name: "NetVigilCLITests", dependencies: ["NetVigilStore", "NetVigilTestSupport"]),
-        .testTarget(name: "NetVigilHTTPTests", dependencies: ["NetVigilHTTP", "NetVigilTrust", "NetVigilAgent", "NetVigilStore", "NetVigilTestSupport",
-                                                              "COpenSSL", .product(name: "NIOCore", package: "swift-nio"),
-                                                              .product(name: "NIOEmbedded", package: "swift-nio")]),
+        .testTarget(name: "NetVigilCLITests", dependencies: ["NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]),
+        .testTarget(
+            name: "NetVigilHTTPTests",
+            dependencies: [
+                "COpenSSL", "NetVigilHTTP", "NetVigilTrust", "NetVigilAgent", "NetVigilProbeModel", "NetVigilStore",
+                "NetVigilTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "NetVigilReachabilityTests", dependencies: ["NetVigilReachability", "CNetlink", "NetVigilTestSupport"]),
     ]
 )

@@ -5,6 +5,7 @@
 //
 // Prints one line: rows, seconds, rows/s. The database is left for the export benchmark.
 import Foundation
+import NetVigilProbeModel
 import NetVigilStore
 
 /// Unknown options or a missing value end the run with one usage line instead of benchmarking with defaults.
@@ -52,8 +53,8 @@ func makeBatch(_ start: Int) -> WriteBatch {
             time: base.adding(.milliseconds(Int64(i) * 10)), target: "target-\(i % 1_000)", url: "https://t\(i % 1_000).example/health",
             outcome: .ok, httpStatus: 200, httpVersion: "1.1", contentType: "application/json", contentLength: 42,
             timings: PhaseTimings(resolve: 0.2, connect: 0.3, tls: 2.1, processing: 1.2, transfer: 0.1, total: 3.9),
-            tlsVersion: "TLSv1.3", tlsCipher: "TLS_AES_128_GCM_SHA256", alpn: "http/1.1", trustVerdict: "trusted",
-            pinVerdict: "matched", reachabilityStatus: "ReachableViaWiFi", resolvedAddress: "127.0.0.1",
+            tlsVersion: "TLSv1.3", tlsCipher: "TLS_AES_128_GCM_SHA256", alpn: "http/1.1", trustVerdict: .trusted,
+            pinVerdict: .matched, reachabilityStatus: "ReachableViaWiFi", resolvedAddress: "127.0.0.1",
             servedChain: chain, validatedChain: chain)
     })
 }

@@ -13,10 +13,8 @@ extension ProbeResult {
     public func record(target: String, reachabilityStatus: String? = nil) -> ProbeRecord {
         let record = ProbeRecord(
             time: Timestamp(startedAt), target: target, url: url, outcome: outcome == .ok ? .ok : .failed,
-            errorKind: error?.kind.rawValue, errorMessage: error?.message, httpStatus: status, httpVersion: httpVersion,
-            contentType: contentType, contentLength: contentLength.map(Int64.init),
-            timings: PhaseTimings(resolve: timings.resolve, connect: timings.connect, tls: timings.tls,
-                                  processing: timings.processing, transfer: timings.transfer, total: timings.total),
+            errorKind: error?.kind, errorMessage: error?.message, httpStatus: status, httpVersion: httpVersion,
+            contentType: contentType, contentLength: contentLength.map(Int64.init), timings: timings,
             tlsVersion: tls?.version, tlsCipher: tls?.cipher, alpn: tls?.alpn, trustVerdict: trustVerdict,
             pinVerdict: pinVerdict, reachabilityStatus: reachabilityStatus, resolvedAddress: resolvedAddress,
             redirectCount: redirects.count, servedChain: servedChain.map(\.record),

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NetVigilConcurrency
+import NetVigilProbeModel
 import NetVigilTrust
 
 /// Runs probes: resolve → connect → TLS with trust evaluation → request → response validation, phase by phase.
@@ -209,7 +210,7 @@ public struct HTTPProber: Sendable {
     }
 
     private func record(_ recorder: HopRecorder, address: SocketAddress, into result: inout ProbeResult) {
-        func add(_ value: Double?, to keyPath: WritableKeyPath<ProbeResult.Timings, Double?>) {
+        func add(_ value: Double?, to keyPath: WritableKeyPath<PhaseTimings, Double?>) {
             guard let value else { return }
             result.timings[keyPath: keyPath] = (result.timings[keyPath: keyPath] ?? 0) + value
         }
@@ -229,7 +230,7 @@ public struct HTTPProber: Sendable {
         if let evaluation = recorder.evaluation {
             result.validatedChain = evaluation.validatedChain.map(ProbeResult.ChainCertificate.summarizing)
             result.trustVerdict = evaluation.verdict.summary
-            result.pinVerdict = evaluation.pinVerdict.rawValue
+            result.pinVerdict = evaluation.pinVerdict
             result.trustMessage = evaluation.message
         }
     }
@@ -267,7 +268,7 @@ public struct HTTPProber: Sendable {
                                     let evaluator = try evaluators.evaluator(policy: policy, trustStore: trustStore)
                                     evaluation = evaluator.evaluate(servedChain: info.servedChain, host: host)
                                 } catch {
-                                    return ProbeError(.trust, "cannot prepare the trust evaluation: \(error)", verdict: "untrusted:internal")
+                                    return ProbeError(.trust, "cannot prepare the trust evaluation: \(error)", verdict: .untrusted(reason: "internal"))
                                 }
                                 recorder.evaluation = evaluation
                                 if evaluation.verdict.isTrusted { return nil }

@@ -1,51 +1,9 @@
+import NetVigilProbeModel
+
 /// Why a probe failed: a stable `kind` plus a one-line, actionable message.
 public struct ProbeError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The failure class (stable raw values, stored as `errorKind`).
-    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-        /// The request could not be built (bad URL, invalid JSON, ...); nothing was sent.
-        case invalidRequest
-        /// The host name did not resolve.
-        case dns
-        /// The server refused the TCP connection.
-        case connectRefused
-        /// The TCP connection was not established within the connect timeout.
-        case connectTimeout
-        /// Any other connect failure (unreachable network, reset, ...).
-        case connect
-        /// The TLS handshake failed; `alert` names the TLS alert when one was received or sent.
-        case tlsHandshake
-        /// The served chain was not trusted under the policy; `verdict` is the trust verdict. No request byte was sent.
-        case trust
-        /// The response was not valid HTTP/1.x, or the connection closed before it was complete.
-        case httpProtocol
-        /// The status code is not acceptable.
-        case status
-        /// The content type is not acceptable.
-        case contentType
-        /// An expectation (JSON path, body text, response time, certificate validity) failed.
-        case expectation
-        /// The body exceeded the size limit.
-        case bodyTooLarge
-        /// The probe timed out; `phase` says in which phase.
-        case timeout
-        /// The agent itself ran out of file descriptors or memory (EMFILE, ENFILE, ENOMEM): not the target's fault;
-        /// recorded as skipped and counted, never a `target_down`.
-        case resourceExhausted
-        /// An https:// URL redirected to http:// and the target does not allow downgrades; the http:// URL was
-        /// not contacted. A trust problem: credentials would have gone out in clear text.
-        case insecureRedirect
-
-        /// Whether losing the network mid-probe can cause this failure (name resolution, connection, TLS
-        /// handshake, a cut-off response, a timeout). Verdicts on what the server sent (trust, status, content
-        /// type, expectations, size) are never blamed on the network.
-        public var mayBeNetworkLoss: Bool {
-            switch self {
-            case .dns, .connectRefused, .connectTimeout, .connect, .tlsHandshake, .httpProtocol, .timeout: true
-            case .invalidRequest, .trust, .status, .contentType, .expectation, .bodyTooLarge, .resourceExhausted,
-                 .insecureRedirect: false
-            }
-        }
-    }
+    /// The failure class (`ProbeErrorKind`: results store and show its raw value).
+    public typealias Kind = ProbeErrorKind
 
     /// The failure class.
     public var kind: Kind
@@ -54,12 +12,12 @@ public struct ProbeError: Error, Sendable, Hashable, Codable, CustomStringConver
     /// TLS alert description (e.g. `handshake failure`) for `tlsHandshake`.
     public var alert: String?
     /// Trust verdict summary (e.g. `untrusted:chainInvalid`) for `trust`.
-    public var verdict: String?
+    public var verdict: TrustSummary?
     /// The phase (`resolve`, `connect`, `tls`, `processing`, `transfer`) for `timeout`.
     public var phase: String?
 
     /// Makes an error.
-    public init(_ kind: Kind, _ message: String, alert: String? = nil, verdict: String? = nil, phase: String? = nil) {
+    public init(_ kind: Kind, _ message: String, alert: String? = nil, verdict: TrustSummary? = nil, phase: String? = nil) {
         self.kind = kind
         self.message = message
         self.alert = alert

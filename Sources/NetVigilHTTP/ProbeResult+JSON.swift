@@ -53,6 +53,10 @@ extension ProbeResult: Encodable {
         case status, version, contentType = "content_type", contentLength = "content_length"
     }
 
+    private enum TimingKeys: String, CodingKey {
+        case resolve, connect, tls, processing, transfer, total
+    }
+
     /// Every key is present (null when the probe did not get that far), as in an export probe row.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -70,7 +74,14 @@ extension ProbeResult: Encodable {
         } else {
             try container.encodeNil(forKey: .http)
         }
-        try container.encode(timings, forKey: .timings)
+        // All six phases, null when a phase did not run (`PhaseTimings`' own coding leaves those out).
+        var phases = container.nestedContainer(keyedBy: TimingKeys.self, forKey: .timings)
+        try phases.encode(timings.resolve, forKey: .resolve)
+        try phases.encode(timings.connect, forKey: .connect)
+        try phases.encode(timings.tls, forKey: .tls)
+        try phases.encode(timings.processing, forKey: .processing)
+        try phases.encode(timings.transfer, forKey: .transfer)
+        try phases.encode(timings.total, forKey: .total)
         try container.encode(tls, forKey: .tls)
         try container.encode(trustVerdict, forKey: .trustVerdict)
         try container.encode(pinVerdict, forKey: .pinVerdict)
@@ -97,21 +108,6 @@ extension ProbeResult.TLS: Encodable {
         try container.encode(version, forKey: .version)
         try container.encode(cipher, forKey: .cipher)
         try container.encode(alpn, forKey: .alpn)
-    }
-}
-
-extension ProbeResult.Timings: Encodable {
-    private enum CodingKeys: String, CodingKey { case resolve, connect, tls, processing, transfer, total }
-
-    /// All six phases, null when a phase did not run.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(resolve, forKey: .resolve)
-        try container.encode(connect, forKey: .connect)
-        try container.encode(tls, forKey: .tls)
-        try container.encode(processing, forKey: .processing)
-        try container.encode(transfer, forKey: .transfer)
-        try container.encode(total, forKey: .total)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilProbeModel
 import NetVigilTrust
 
 /// Everything one probe found out. Its JSON form (`netvigil probe --json`, see `ProbeResult+JSON.swift`) uses the
@@ -7,20 +8,6 @@ public struct ProbeResult: Sendable {
     /// ok or failed.
     public enum Outcome: String, Sendable, Codable {
         case ok, failed
-    }
-
-    /// Phase durations in milliseconds (µs precision), summed over redirect hops; nil when a phase did not run.
-    public struct Timings: Sendable, Equatable {
-        public var resolve: Double?
-        public var connect: Double?
-        public var tls: Double?
-        /// Request sent → first response byte.
-        public var processing: Double?
-        public var transfer: Double?
-        public var total: Double?
-
-        /// No phase yet.
-        public init() {}
     }
 
     /// One followed redirect.
@@ -91,7 +78,7 @@ public struct ProbeResult: Sendable {
     public var error: ProbeError?
     /// Every failed expectation (the first is also in `error`).
     public var expectationFailures: [String]
-    public var timings: Timings
+    public var timings: PhaseTimings
     /// The address connected to (last hop).
     public var resolvedAddress: String?
     public var httpVersion: String?
@@ -106,9 +93,9 @@ public struct ProbeResult: Sendable {
     /// As validated, leaf → anchor.
     public var validatedChain: [ChainCertificate]
     /// `trusted` or `untrusted:<kind>`; nil without TLS.
-    public var trustVerdict: String?
-    /// `not_pinned`, `matched`, `mismatch`, `mismatch_reported`, `expired`, `not_evaluated`; nil without TLS.
-    public var pinVerdict: String?
+    public var trustVerdict: TrustSummary?
+    /// What happened to the pins; nil without TLS.
+    public var pinVerdict: PinVerdict?
     /// The trust evaluation's explanation; nil without TLS.
     public var trustMessage: String?
 
@@ -120,7 +107,7 @@ public struct ProbeResult: Sendable {
         self.outcome = .ok
         self.error = nil
         self.expectationFailures = []
-        self.timings = Timings()
+        self.timings = PhaseTimings()
         self.redirects = []
         self.servedChain = []
         self.validatedChain = []

@@ -51,31 +51,23 @@ private struct BatchInserter {
         if !batch.alerts.isEmpty { try insertAlerts(batch.alerts) }
     }
 
-    private static let probeColumns = 27
-
-    private static func probeInsertSQL(rows: Int) -> String {
-        let tuple = "(" + Array(repeating: "?", count: probeColumns).joined(separator: ", ") + ")"
-        return """
-            INSERT OR FAIL INTO probe_results (time_ms, target, url, outcome, error_kind, error_message, http_status,
-                http_version, content_type, content_length, resolve_ms, connect_ms, tls_ms, processing_ms,
-                transfer_ms, total_ms, tls_version, tls_cipher, alpn, trust_verdict, pin_verdict,
-                reachability_status, resolved_address, redirect_count, served_chain_id, validated_chain_id, details)
-            VALUES \(Array(repeating: tuple, count: rows).joined(separator: ", "))
-            """
-    }
+    /// The probe INSERTs, built once from `ProbeColumn`: `probesPerStatement` rows, and one row.
+    private static let insertManyProbesSQL = ProbeColumn.insertSQL(rows: Store.probesPerStatement)
+    private static let insertOneProbeSQL = ProbeColumn.insertSQL(rows: 1)
 
     private mutating func insertProbes(_ probes: [ProbeRecord]) throws {
         let many = Store.probesPerStatement
-        let full = RawStatement(try db.cachedStatement(sql: Self.probeInsertSQL(rows: many)))
-        let single = RawStatement(try db.cachedStatement(sql: Self.probeInsertSQL(rows: 1)))
+        let full = RawStatement(try db.cachedStatement(sql: Self.insertManyProbesSQL))
+        let single = RawStatement(try db.cachedStatement(sql: Self.insertOneProbeSQL))
         full.reset()
         single.reset()
+        let columns = CInt(ProbeColumn.specs.count)
         var index = probes.startIndex
         while index < probes.endIndex {
             let rows = probes.endIndex - index >= many ? many : 1
             let statement = rows == many ? full : single
             for row in 0..<rows {
-                try bind(probes[index + row], to: statement, offset: CInt(row * Self.probeColumns))
+                try bind(probes[index + row], to: statement, offset: CInt(row) * columns)
             }
             try statement.execute(db)
             index += rows
@@ -83,6 +75,7 @@ private struct BatchInserter {
         try markChainsUsed()
     }
 
+    /// Binds one row's columns, in `ProbeColumn` order, after parameter `offset`.
     private mutating func bind(_ probe: ProbeRecord, to insert: RawStatement, offset: CInt) throws {
         let probe = probe.exceedsBounds ? probe.bounded : probe  // a server must not make a row large
         let served = try chainID(probe.servedChain)
@@ -92,34 +85,12 @@ private struct BatchInserter {
         let time = probe.time.milliseconds
         if let served { markUsed(served, at: time) }
         if let validated, validated != served { markUsed(validated, at: time) }
-        let timings = probe.timings
-        insert.bind(time, at: offset + 1)
-        insert.bind(probe.target, at: offset + 2)
-        insert.bind(probe.url, at: offset + 3)
-        insert.bind(probe.outcome.rawValue, at: offset + 4)
-        insert.bind(probe.errorKind, at: offset + 5)
-        insert.bind(probe.errorMessage, at: offset + 6)
-        insert.bind(probe.httpStatus, at: offset + 7)
-        insert.bind(probe.httpVersion, at: offset + 8)
-        insert.bind(probe.contentType, at: offset + 9)
-        insert.bind(probe.contentLength, at: offset + 10)
-        insert.bind(timings.resolve, at: offset + 11)
-        insert.bind(timings.connect, at: offset + 12)
-        insert.bind(timings.tls, at: offset + 13)
-        insert.bind(timings.processing, at: offset + 14)
-        insert.bind(timings.transfer, at: offset + 15)
-        insert.bind(timings.total, at: offset + 16)
-        insert.bind(probe.tlsVersion, at: offset + 17)
-        insert.bind(probe.tlsCipher, at: offset + 18)
-        insert.bind(probe.alpn, at: offset + 19)
-        insert.bind(probe.trustVerdict, at: offset + 20)
-        insert.bind(probe.pinVerdict, at: offset + 21)
-        insert.bind(probe.reachabilityStatus, at: offset + 22)
-        insert.bind(probe.resolvedAddress, at: offset + 23)
-        insert.bind(Int64(probe.redirectCount), at: offset + 24)
-        insert.bind(served, at: offset + 25)
-        insert.bind(validated, at: offset + 26)
-        insert.bind(probe.detailsJSON, at: offset + 27)
+        var binder = ProbeBinder(statement: insert, served: served, validated: validated)
+        for spec in ProbeColumn.specs {
+            binder.column = spec.column
+            binder.index = spec.column.bindIndex(offset: offset)
+            probe.visit(spec.column, &binder)
+        }
     }
 
     /// Keeps `certificate_chains.last_used_ms` at or after the time of every result pointing at the chain, which
@@ -230,5 +201,27 @@ private struct BatchInserter {
             insert.bind(alert.deliveredAt?.milliseconds, at: 11)
             try insert.execute(db)
         }
+    }
+}
+
+/// Binds each column value `ProbeRecord.visit` hands over at `index`; chain columns get the ids the batch assigned.
+private struct ProbeBinder: ProbeColumnVisitor {
+    let statement: RawStatement
+    let served: Int64?
+    let validated: Int64?
+    var column = ProbeColumn.time
+    var index: CInt = 1
+
+    init(statement: RawStatement, served: Int64?, validated: Int64?) {
+        self.statement = statement
+        self.served = served
+        self.validated = validated
+    }
+
+    mutating func integer(_ value: Int64?) { statement.bind(value, at: index) }
+    mutating func milliseconds(_ value: Double?) { statement.bind(value, at: index) }
+    mutating func text(_ value: String?) { statement.bind(value, at: index) }
+    mutating func chain(_ certificates: [CertificateRecord]) {
+        statement.bind(column == .servedChain ? served : validated, at: index)
     }
 }

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import NetVigilProbeModel
 
 /// Judges served chains under one `SecurityPolicy` and one `TrustStore`, following AFSecurityPolicy's
 /// `evaluateServerTrust:forDomain:` with the fixes described in docs/trust.md.
@@ -51,7 +52,7 @@ public final class ServerTrustEvaluator: Sendable {
             if pinsExpired, let expiry = policy.pinsExpire {
                 builder.notices.append(.pinsExpired(since: expiry))
             }
-            let pinVerdict: TrustEvaluation.PinVerdict = pinsExpired ? .expired : .notPinned
+            let pinVerdict: PinVerdict = pinsExpired ? .expired : .notPinned
             guard let baseFailure else { return builder.finish(.trusted, pinVerdict: pinVerdict) }
             // As `none`; allowInvalidCertificates only counts where it is legal for `none` (no domain validation).
             if policy.allowInvalidCertificates && !policy.validatesDomainName {
@@ -167,7 +168,7 @@ public final class ServerTrustEvaluator: Sendable {
             self.configured = configured
         }
 
-        func finish(_ verdict: TrustEvaluation.Verdict, pinVerdict: TrustEvaluation.PinVerdict) -> TrustEvaluation {
+        func finish(_ verdict: TrustEvaluation.Verdict, pinVerdict: PinVerdict) -> TrustEvaluation {
             let failed: String?
             if case .untrusted(.chainInvalid) = verdict { failed = failedSubject } else { failed = nil }
             return TrustEvaluation(

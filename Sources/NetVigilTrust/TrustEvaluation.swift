@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilProbeModel
 
 /// The result of judging one served chain for one host under one policy.
 public struct TrustEvaluation: Sendable {
@@ -19,29 +20,13 @@ public struct TrustEvaluation: Sendable {
             return nil
         }
 
-        /// Short stable form for storage: `trusted` or `untrusted:<kind>` (e.g. `untrusted:chainInvalid`).
-        public var summary: String {
+        /// The form results keep: `trusted` or `untrusted:<kind>` (e.g. `untrusted:chainInvalid`).
+        public var summary: TrustSummary {
             switch self {
-            case .trusted: return "trusted"
-            case .untrusted(let reason): return "untrusted:" + reason.kind
+            case .trusted: .trusted
+            case .untrusted(let reason): .untrusted(reason: reason.kind)
             }
         }
-    }
-
-    /// What happened to the pins; stable raw values for storage.
-    public enum PinVerdict: String, Sendable, Hashable, Codable {
-        /// The policy does not pin.
-        case notPinned = "not_pinned"
-        /// A pin matched.
-        case matched
-        /// No pin matched and the evaluation failed.
-        case mismatch
-        /// No pin matched; report-only let the connection through.
-        case mismatchReported = "mismatch_reported"
-        /// Pins are past `pinsExpire` and were ignored.
-        case expired
-        /// The chain failed before pins were looked at.
-        case notEvaluated = "not_evaluated"
     }
 
     /// Something the caller should know about a verdict that is not a failure.

@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilProbeModel
 
 /// A certificate as reports and the CLI show it. Dates are ISO 8601 strings (UTC).
 public struct CertificateSummary: Sendable, Hashable, Codable {
@@ -62,9 +63,9 @@ public struct TrustReport: Sendable, Codable {
 
     public let trusted: Bool
     /// `trusted` or `untrusted:<kind>`.
-    public let verdict: String
+    public let verdict: TrustSummary
     public let reason: ServerTrustFailureReason?
-    public let pinVerdict: TrustEvaluation.PinVerdict
+    public let pinVerdict: PinVerdict
     public let pinMismatchReported: Bool
     public let reportedMismatch: ServerTrustFailureReason?
     public let notices: [NoticeReport]

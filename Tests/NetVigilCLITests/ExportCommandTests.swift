@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilProbeModel
 import NetVigilStore
 import NetVigilTestSupport
 import XCTest

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NetVigilAgent
+import NetVigilProbeModel
 import NetVigilStore
 import NetVigilTestSupport
 import XCTest
@@ -13,11 +14,11 @@ final class EventsRouteTests: XCTestCase {
     static let base = Timestamp(milliseconds: 1_795_000_000_000)
 
     static let probe = ProbeRecord(
-        time: base, target: "api", url: "https://api.example/health", outcome: .failed, errorKind: "pin",
+        time: base, target: "api", url: "https://api.example/health", outcome: .failed, errorKind: .trust,
         errorMessage: "pin mismatch", httpStatus: 200, httpVersion: "1.1", contentType: "application/json",
         contentLength: 15, timings: PhaseTimings(resolve: 0.125, connect: 0.5, tls: 3.25, total: 4.886),
-        tlsVersion: "TLSv1.3", tlsCipher: "TLS_AES_256_GCM_SHA384", alpn: "http/1.1", trustVerdict: "trusted",
-        pinVerdict: "mismatch", reachabilityStatus: "ReachableViaWiFi", resolvedAddress: "127.0.0.1",
+        tlsVersion: "TLSv1.3", tlsCipher: "TLS_AES_256_GCM_SHA384", alpn: "http/1.1", trustVerdict: .trusted,
+        pinVerdict: .mismatch, reachabilityStatus: "ReachableViaWiFi", resolvedAddress: "127.0.0.1",
         servedChain: [CertificateRecord(sha256: String(repeating: "cd", count: 32), pem: "PEM", subject: "CN=api",
                                         issuer: "CN=ca", serial: "02", notBefore: base, notAfter: base.adding(.seconds(86_400)),
                                         spkiPin: "sha256/BBBB")],

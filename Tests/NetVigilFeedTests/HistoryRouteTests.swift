@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NetVigilAgent
+import NetVigilProbeModel
 import NetVigilStore
 import NetVigilTestSupport
 import XCTest
@@ -22,7 +23,7 @@ final class HistoryRouteTests: XCTestCase {
             batch.probes.append(ProbeRecord(
                 time: base.adding(.seconds(Int64(i))), target: i % 2 == 0 ? "api" : "web", url: "https://api.example/health",
                 outcome: .ok, httpStatus: 200, timings: PhaseTimings(total: 1.5), tlsVersion: "TLSv1.3",
-                pinVerdict: "matched", servedChain: [certificate]))
+                pinVerdict: .matched, servedChain: [certificate]))
         }
         for i in 0..<6 {
             let up = i % 2 == 0

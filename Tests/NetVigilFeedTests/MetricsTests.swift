@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import NetVigilAgent
 import NetVigilReachability
+import NetVigilProbeModel
 import NetVigilStore
 import NetVigilTestSupport
 import XCTest
@@ -24,12 +25,12 @@ final class MetricsTests: XCTestCase {
     }
 
     /// An HTTPS probe that passed: every phase timed, trusted, pin matched, two certificates served.
-    private static func okRecord(target: String = "api", pin: String? = "matched") -> ProbeRecord {
+    private static func okRecord(target: String = "api", pin: PinVerdict? = .matched) -> ProbeRecord {
         ProbeRecord(
             time: .now(), target: target, url: "https://api.example.test/health", outcome: .ok, httpStatus: 200,
             httpVersion: "1.1", contentType: "application/json", contentLength: 15,
             timings: PhaseTimings(resolve: 1.5, connect: 2.25, tls: 12.5, processing: 30, transfer: 0.75, total: 47),
-            tlsVersion: "TLSv1.3", tlsCipher: "TLS_AES_128_GCM_SHA256", alpn: "http/1.1", trustVerdict: "trusted",
+            tlsVersion: "TLSv1.3", tlsCipher: "TLS_AES_128_GCM_SHA256", alpn: "http/1.1", trustVerdict: .trusted,
             pinVerdict: pin, reachabilityStatus: "ReachableViaWiFi", resolvedAddress: "127.0.0.1",
             servedChain: [certificate("api", notAfter: leafNotAfter), certificate("Test CA", notAfter: caNotAfter)])
     }
@@ -37,7 +38,7 @@ final class MetricsTests: XCTestCase {
     /// A probe refused at connect: no response, no TLS.
     private static func refusedRecord(target: String = "api") -> ProbeRecord {
         ProbeRecord(time: .now(), target: target, url: "https://api.example.test/health", outcome: .failed,
-                    errorKind: "connectRefused", errorMessage: "connection refused",
+                    errorKind: .connectRefused, errorMessage: "connection refused",
                     timings: PhaseTimings(resolve: 0.5, connect: 0.25, total: 1))
     }
 
@@ -170,18 +171,18 @@ final class MetricsTests: XCTestCase {
 
     func testPinAndTrustVerdictValues() throws {
         let metrics = FeedMetrics()
-        let cases: [(String?, Double?)] = [
-            ("matched", 1), ("mismatch", 0), ("mismatch_reported", 0), ("not_pinned", -1), ("expired", -1),
-            ("not_evaluated", nil), (nil, nil),
+        let cases: [(PinVerdict?, Double?)] = [
+            (.matched, 1), (.mismatch, 0), (.mismatchReported, 0), (.notPinned, -1), (.expired, -1),
+            (.notEvaluated, nil), (nil, nil),
         ]
         for (verdict, expected) in cases {
             metrics.agent.probeFinished(target: "api", record: Self.okRecord(pin: verdict))
             XCTAssertEqual(try render(metrics).samples[#"netvigil_tls_pin_match{target="api"}"#], expected,
-                           verdict ?? "nil")
+                           verdict?.rawValue ?? "nil")
         }
-        var untrusted = Self.okRecord(pin: "not_evaluated")
+        var untrusted = Self.okRecord(pin: .notEvaluated)
         untrusted.outcome = .failed
-        untrusted.trustVerdict = "untrusted:chainInvalid"
+        untrusted.trustVerdict = .untrusted(reason: "chainInvalid")
         metrics.agent.probeFinished(target: "api", record: untrusted)
         let e = try render(metrics)
         XCTAssertEqual(e.samples[#"netvigil_tls_trusted{target="api"}"#], 0)

@@ -111,7 +111,7 @@ final class HostileServerTests: ProbeTestCase {
             let result = try await probe("https://127.0.0.1:\(server.port)/", configuration: configuration(timeout: 3))
             XCTAssertLessThan(Date().timeIntervalSince(start), 2, "a closed connection must end the probe at once")
             XCTAssertEqual(result.error?.kind, .httpProtocol, "graceful \(graceful): \(String(describing: result.error))")
-            XCTAssertEqual(result.trustVerdict, "trusted", "the handshake completed and the chain was evaluated")
+            XCTAssertEqual(result.trustVerdict, .trusted, "the handshake completed and the chain was evaluated")
             XCTAssertNotNil(result.timings.tls)
             XCTAssertNil(result.status)
         }

@@ -48,7 +48,7 @@ final class KeyAlgorithmTests: ProbeTestCase {
                 let label = "\(version) \(group)"
                 XCTAssertTrue(result.isOK, "\(label): \(String(describing: result.error))")
                 XCTAssertEqual(result.status, 200, label)
-                XCTAssertEqual(result.trustVerdict, "trusted", "\(label): \(result.trustMessage ?? "")")
+                XCTAssertEqual(result.trustVerdict, .trusted, "\(label): \(result.trustMessage ?? "")")
                 XCTAssertEqual(result.tls?.version, version.replacingOccurrences(of: "_", with: "."), label)
                 XCTAssertEqual(result.servedChain.first?.subject, "CN=127.0.0.1", label)
             }
@@ -63,6 +63,6 @@ final class KeyAlgorithmTests: ProbeTestCase {
         defer { server.stop() }
         let result = try await probe("https://127.0.0.1:\(server.port)/", configuration: configuration)
         XCTAssertEqual(result.error?.kind, .trust, String(describing: result.error))
-        XCTAssertEqual(result.trustVerdict, "untrusted:chainInvalid")
+        XCTAssertEqual(result.trustVerdict, .untrusted(reason: "chainInvalid"))
     }
 }

@@ -28,7 +28,7 @@ final class LongChainTests: ProbeTestCase {
         self.server = server
         let result = try await probe("https://localhost:\(server.port)/", configuration: configuration(timeout: 1))
         XCTAssertEqual(result.servedChain.count, 50)
-        XCTAssertEqual(result.trustVerdict, "trusted", "the leaf still chains to the test CA; the junk is ignored")
+        XCTAssertEqual(result.trustVerdict, .trusted, "the leaf still chains to the test CA; the junk is ignored")
         XCTAssertEqual(result.error?.kind, .timeout, "s_server does not answer HTTP")
     }
 }

@@ -26,8 +26,8 @@ final class NginxProbeTests: ProbeTestCase {
         let cipher = result.tls?.cipher ?? ""
         XCTAssertTrue(cipher.hasPrefix("ECDHE-") && cipher.hasSuffix("-AES128-GCM-SHA256"), cipher)
         XCTAssertEqual(result.tls?.alpn, "http/1.1")
-        XCTAssertEqual(result.trustVerdict, "trusted")
-        XCTAssertEqual(result.pinVerdict, "not_pinned")
+        XCTAssertEqual(result.trustVerdict, .trusted)
+        XCTAssertEqual(result.pinVerdict, .notPinned)
         XCTAssertEqual(result.servedChain.count, 1)
         XCTAssertEqual(result.validatedChain.count, 2)
         XCTAssertEqual(result.resolvedAddress, "127.0.0.1")
@@ -96,7 +96,7 @@ final class NginxProbeTests: ProbeTestCase {
     func testWrongCAIsATrustFailure() async throws {
         let result = try await probe("https://localhost:\(nginx.tls12Port)/json", configuration: configuration(ca: "other.crt"))
         XCTAssertEqual(result.error?.kind, .trust)
-        XCTAssertEqual(result.error?.verdict, "untrusted:chainInvalid")
+        XCTAssertEqual(result.error?.verdict, .untrusted(reason: "chainInvalid"))
         XCTAssertNil(result.status)
         XCTAssertEqual(result.servedChain.count, 1, "the served chain is recorded even when untrusted")
     }

@@ -195,12 +195,12 @@ final class OpenSSLTLSHandlerTests: XCTestCase {
 
     func testAnUntrustedChainReceivesNoApplicationByte() throws {
         let server = try MemoryTLSServer()
-        let refusal = ProbeError(.trust, "not the pinned key", verdict: "untrusted:test")
+        let refusal = ProbeError(.trust, "not the pinned key", verdict: .untrusted(reason: "test"))
         let channel = try makeChannel(refusal: refusal)
         let pending = Outcome(channel.writeAndFlush(ByteBuffer(string: "GET /secret")))
         XCTAssertThrowsError(try pump(channel, server)) { error in
             guard case .untrusted(let probeError)? = error as? TLSHandlerError else { return XCTFail("\(error)") }
-            XCTAssertEqual(probeError.verdict, "untrusted:test")
+            XCTAssertEqual(probeError.verdict, .untrusted(reason: "test"))
         }
         while let bytes = try channel.readOutbound(as: ByteBuffer.self) { server.receive(bytes) }
         server.step()

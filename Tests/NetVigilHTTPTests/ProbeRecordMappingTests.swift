@@ -21,21 +21,23 @@ final class ProbeRecordMappingTests: XCTestCase {
         result.contentLength = 42
         result.tls = .init(version: "TLSv1.3", cipher: "TLS_AES_128_GCM_SHA256", alpn: "http/1.1")
         result.servedChain = [.init(leaf)]
-        result.trustVerdict = "trusted"
-        result.pinVerdict = "not_pinned"
+        result.trustVerdict = .trusted
+        result.pinVerdict = .notPinned
         result.resolvedAddress = "127.0.0.1"
 
         let record = result.record(target: "api", reachabilityStatus: "reachableViaWiFi")
         XCTAssertEqual(record.target, "api")
         XCTAssertEqual(record.time.milliseconds, 1_800_000_000_000)
         XCTAssertEqual(record.outcome, .failed)
-        XCTAssertEqual(record.errorKind, "timeout")
+        XCTAssertEqual(record.errorKind, .timeout)
         XCTAssertEqual(record.timings.resolve, 0.25)
         XCTAssertEqual(record.timings.total, 12.5)
         XCTAssertNil(record.timings.tls)
         XCTAssertEqual(record.contentLength, 42)
         XCTAssertEqual(record.tlsVersion, "TLSv1.3")
         XCTAssertEqual(record.alpn, "http/1.1")
+        XCTAssertEqual(record.trustVerdict, .trusted)
+        XCTAssertEqual(record.pinVerdict, .notPinned)
         XCTAssertEqual(record.redirectCount, 1)
         XCTAssertEqual(record.reachabilityStatus, "reachableViaWiFi")
         XCTAssertEqual(record.servedChain.first?.sha256, leaf.sha256Fingerprint)

@@ -23,7 +23,7 @@ final class TrustEvaluatorsTests: ProbeTestCase {
         let configuration = try configuration()
         for _ in 0..<3 {
             let result = try await probe("https://127.0.0.1:\(nginx.tls13Port)/text", configuration: configuration)
-            XCTAssertEqual(result.trustVerdict, "trusted", result.trustMessage ?? "")
+            XCTAssertEqual(result.trustVerdict, .trusted, result.trustMessage ?? "")
         }
         let statistics = configuration.trustStore.verifiedChains.statistics
         XCTAssertEqual(statistics.misses, 1)

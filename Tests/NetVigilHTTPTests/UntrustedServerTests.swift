@@ -26,7 +26,7 @@ final class UntrustedServerTests: ProbeTestCase {
         self.server = server
         let result = try await probe("https://localhost:\(server.port)/secret-path", configuration: configuration(timeout: 3))
         XCTAssertEqual(result.error?.kind, .trust)
-        XCTAssertEqual(result.trustVerdict, "untrusted:chainInvalid")
+        XCTAssertEqual(result.trustVerdict, .untrusted(reason: "chainInvalid"))
         XCTAssertEqual(server.stopAndCollect(), "")
     }
 
@@ -38,7 +38,7 @@ final class UntrustedServerTests: ProbeTestCase {
         let result = try await probe("https://localhost:\(server.port)/secret-path",
                                      configuration: configuration(timeout: 3, policy: enforcing))
         XCTAssertEqual(result.error?.kind, .trust)
-        XCTAssertEqual(result.pinVerdict, "mismatch")
+        XCTAssertEqual(result.pinVerdict, .mismatch)
         XCTAssertEqual(server.stopAndCollect(), "")
 
         let reportOnly = try SecurityPolicy(pinning: .publicKey, pins: [wrongPin], reportOnly: true)
@@ -46,7 +46,7 @@ final class UntrustedServerTests: ProbeTestCase {
         self.server = second
         let reported = try await probe("https://localhost:\(second.port)/secret-path",
                                        configuration: configuration(timeout: 1, policy: reportOnly))
-        XCTAssertEqual(reported.pinVerdict, "mismatch_reported")
+        XCTAssertEqual(reported.pinVerdict, .mismatchReported)
         XCTAssertEqual(reported.error?.kind, .timeout)
         XCTAssertTrue(second.stopAndCollect().contains("GET /secret-path"))
     }

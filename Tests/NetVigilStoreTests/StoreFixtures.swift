@@ -1,5 +1,6 @@
 import Foundation
 @_exported import NetVigilTestSupport
+import NetVigilProbeModel
 @testable import NetVigilStore
 
 enum Fixtures {
@@ -18,11 +19,11 @@ enum Fixtures {
     static func probe(_ index: Int, target: String = "api", at time: Timestamp? = nil, ok: Bool = true) -> ProbeRecord {
         ProbeRecord(
             time: time ?? base.adding(.seconds(Int64(index))), target: target, url: "https://\(target).example/health",
-            outcome: ok ? .ok : .failed, errorKind: ok ? nil : "status", errorMessage: ok ? nil : "status 503 not in 200-299",
+            outcome: ok ? .ok : .failed, errorKind: ok ? nil : .status, errorMessage: ok ? nil : "status 503 not in 200-299",
             httpStatus: ok ? 200 : 503, httpVersion: "1.1", contentType: "application/json", contentLength: 15,
             timings: PhaseTimings(resolve: 0.125, connect: 0.5, tls: 3.25, processing: 1.001, transfer: 0.01, total: 4.886),
             tlsVersion: "TLSv1.3", tlsCipher: "TLS_AES_256_GCM_SHA384", alpn: "http/1.1",
-            trustVerdict: "trusted", pinVerdict: "matched", reachabilityStatus: "ReachableViaWiFi",
+            trustVerdict: .trusted, pinVerdict: .matched, reachabilityStatus: "ReachableViaWiFi",
             resolvedAddress: "127.0.0.1", redirectCount: 0, servedChain: chain, validatedChain: chain,
             detailsJSON: ok ? nil : "{\"body\":\"down \\\"now\\\"\"}")
     }

@@ -21,7 +21,7 @@ extension XCTestCase {
             return nil
         }
         XCTAssertEqual(reason.kind, kind, "message: \(evaluation.message)", file: file, line: line)
-        XCTAssertEqual(evaluation.verdict.summary, "untrusted:" + kind, file: file, line: line)
+        XCTAssertEqual(evaluation.verdict.summary, .untrusted(reason: kind), file: file, line: line)
         return reason
     }
 

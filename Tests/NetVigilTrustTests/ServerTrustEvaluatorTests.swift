@@ -11,7 +11,7 @@ final class ServerTrustEvaluatorTests: XCTestCase {
     func testValidChainAgainstTestCAKeepsServedAndValidatedChains() throws {
         let evaluation = try judge(.default, pki.rsaChain, host: host, store: pki.testStore())
         assertTrusted(evaluation)
-        XCTAssertEqual(evaluation.verdict.summary, "trusted")
+        XCTAssertEqual(evaluation.verdict.summary, .trusted)
         XCTAssertEqual(evaluation.pinVerdict, .notPinned)
         XCTAssertEqual(evaluation.servedChain, [pki.leafRSA, pki.interRSA])
         XCTAssertEqual(evaluation.validatedChain, [pki.leafRSA, pki.interRSA, pki.rootRSA])

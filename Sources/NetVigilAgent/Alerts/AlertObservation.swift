@@ -1,5 +1,5 @@
 import Foundation
-import NetVigilHTTP
+import NetVigilProbeModel
 import NetVigilStore
 
 /// How one probe result counts for one rule.
@@ -11,8 +11,6 @@ enum AlertObservation: Equatable {
     /// Counts for nothing (skipped probe, or the rule could not be judged).
     case neutral
 
-    /// Pin verdicts (`TrustEvaluation.PinVerdict` raw values) that are pin mismatches.
-    static let mismatchVerdicts: Set<String> = ["mismatch", "mismatch_reported"]
     /// Trust failure kinds that are pin mismatches (covered by `pin_mismatch`).
     static let pinFailureKinds: Set<String> = ["certificatePinMismatch", "publicKeyPinMismatch"]
 
@@ -24,8 +22,8 @@ enum AlertObservation: Equatable {
         switch kind {
         case .pinMismatch:
             guard let verdict = record.pinVerdict else { return .neutral }
-            if mismatchVerdicts.contains(verdict) {
-                let reportOnly = verdict == "mismatch_reported"
+            if verdict.isMismatch {
+                let reportOnly = verdict == .mismatchReported
                 let served = record.servedChain.map(\.spkiPin)
                 var message = "\(reportOnly ? "report-only " : "")pin mismatch on \(endpoint)"
                 message += ": served " + (served.isEmpty ? "no keys" : served.joined(separator: ", "))
@@ -33,17 +31,20 @@ enum AlertObservation: Equatable {
                 return .bad(message: message, fingerprint: fingerprint(record, context: context))
             }
             // The chain failed before pins were looked at: trust_failure covers it.
-            return verdict == "not_evaluated" ? .neutral : .good
+            return verdict == .notEvaluated ? .neutral : .good
         case .trustFailure:
-            if record.errorKind == ProbeError.Kind.insecureRedirect.rawValue {
+            if record.errorKind == .insecureRedirect {
                 // An https:// target sent to http://: a trust problem even though its certificate was fine.
                 var message = "insecure redirect on \(endpoint)"
                 if let detail = firstLine(record.errorMessage) { message += ": \(detail)" }
                 return .bad(message: message, fingerprint: "insecureRedirect|" + fingerprint(record, context: context))
             }
-            guard let verdict = record.trustVerdict else { return .neutral }
-            if verdict == "trusted" { return .good }
-            let reason = verdict.hasPrefix("untrusted:") ? String(verdict.dropFirst("untrusted:".count)) : verdict
+            let reason: String
+            switch record.trustVerdict {
+            case nil: return .neutral
+            case .trusted: return .good
+            case .untrusted(let kind): reason = kind
+            }
             if pinFailureKinds.contains(reason) { return .good }
             var message = "untrusted certificate on \(endpoint) (\(reason))"
             if let detail = firstLine(record.errorMessage) { message += ": \(detail)" }
@@ -67,7 +68,7 @@ enum AlertObservation: Equatable {
             case .skipped: return .neutral
             case .failed:
                 var message = "\(context.target) is down"
-                if let kind = record.errorKind { message += " (\(kind))" }
+                if let kind = record.errorKind { message += " (\(kind.rawValue))" }
                 if let detail = firstLine(record.errorMessage) { message += ": \(detail)" }
                 return .bad(message: message, fingerprint: "down")
             }
@@ -77,7 +78,7 @@ enum AlertObservation: Equatable {
     /// Served chain, known pins and verdicts: what makes two reports identical (TrustKit's dedupe key).
     static func fingerprint(_ record: ProbeRecord, context: AlertContext) -> String {
         [record.servedChain.map(\.sha256).joined(separator: ","), context.knownPins.joined(separator: ","),
-         record.trustVerdict ?? "", record.pinVerdict ?? ""].joined(separator: "|")
+         record.trustVerdict?.description ?? "", record.pinVerdict?.rawValue ?? ""].joined(separator: "|")
     }
 
     static func firstLine(_ text: String?) -> String? {

@@ -1,4 +1,5 @@
 import Metrics
+import NetVigilProbeModel
 import NetVigilReachability
 import NetVigilStore
 import NetVigilTrust
@@ -199,14 +200,13 @@ public final class AgentMetrics: Sendable {
     // MARK: - Verdict values
 
     /// 1 `trusted`, 0 `untrusted:*`, nil without a verdict.
-    static func trustedValue(_ verdict: String?) -> Double? {
-        guard let verdict else { return nil }
-        return verdict == "trusted" ? 1 : 0
+    static func trustedValue(_ verdict: TrustSummary?) -> Double? {
+        verdict.map { $0.isTrusted ? 1 : 0 }
     }
 
     /// 1 matched, 0 mismatch (report-only too), -1 not pinned or expired, nil without a verdict or not evaluated.
-    static func pinMatchValue(_ verdict: String?) -> Double? {
-        switch verdict.flatMap(TrustEvaluation.PinVerdict.init(rawValue:)) {
+    static func pinMatchValue(_ verdict: PinVerdict?) -> Double? {
+        switch verdict {
         case .matched: 1
         case .mismatch, .mismatchReported: 0
         case .notPinned, .expired: -1

@@ -1,3 +1,4 @@
+import NetVigilProbeModel
 import NetVigilStore
 
 /// One probe target as `/v1/status` and `netvigil status` show it.
@@ -68,13 +69,13 @@ extension TargetSnapshot.LastResult {
     init(_ record: ProbeRecord) {
         time = record.time
         outcome = record.outcome
-        errorKind = record.errorKind
+        errorKind = record.errorKind?.rawValue
         errorMessage = record.errorMessage
         httpStatus = record.httpStatus
         timings = record.timings
         tlsVersion = record.tlsVersion
-        trustVerdict = record.trustVerdict
-        pinVerdict = record.pinVerdict
+        trustVerdict = record.trustVerdict?.description
+        pinVerdict = record.pinVerdict?.rawValue
         reachabilityStatus = record.reachabilityStatus
         resolvedAddress = record.resolvedAddress
         certificateExpiry = record.servedChain.map(\.notAfter).min()

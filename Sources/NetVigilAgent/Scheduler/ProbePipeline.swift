@@ -77,7 +77,7 @@ public struct ProbePipeline: Sendable {
         for event in decision.events { events.publish(.alert(event)) }
         if record.outcome == .failed {
             logger.warning("probe failed", metadata: [
-                "target": "\(target.name)", "error": "\(record.errorKind ?? "?")", "message": "\(record.errorMessage ?? "")",
+                "target": "\(target.name)", "error": "\(record.errorKind?.rawValue ?? "?")", "message": "\(record.errorMessage ?? "")",
             ])
         } else {
             logger.debug("probe finished", metadata: ["target": "\(target.name)", "outcome": "\(record.outcome.rawValue)"])
@@ -96,7 +96,7 @@ public struct ProbePipeline: Sendable {
     static func agentFailure(_ target: ProbeTarget, error: ProbeError, reachability: ReachabilityEvaluation?,
                              now: Timestamp = .now()) -> ProbeRecord {
         ProbeRecord(time: now, target: target.name, url: target.url, outcome: .skipped,
-                    errorKind: error.kind.rawValue, errorMessage: "not probed: \(error.message)",
+                    errorKind: error.kind, errorMessage: "not probed: \(error.message)",
                     reachabilityStatus: reachability?.status.name)
     }
 

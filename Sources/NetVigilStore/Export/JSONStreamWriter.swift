@@ -1,7 +1,9 @@
+import Foundation
+
 /// Builds JSON text into a reusable buffer and flushes it to an `ExportOutput` in large writes, so memory stays
 /// constant however many rows are written.
 struct JSONStreamWriter {
-    private let buffer: ByteBuffer
+    private let buffer: JSONOutputBuffer
     private let output: ExportOutput
     private let flushThreshold: Int
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
@@ -13,7 +15,7 @@ struct JSONStreamWriter {
     init(output: ExportOutput, flushThreshold: Int = 256 * 1024) {
         self.output = output
         self.flushThreshold = flushThreshold
-        buffer = ByteBuffer(capacity: flushThreshold + 16 * 1024)
+        buffer = JSONOutputBuffer(capacity: flushThreshold + 16 * 1024)
     }
 
     /// Flushes when the buffer is over the threshold (call between rows).
@@ -185,6 +187,13 @@ struct JSONStreamWriter {
         }
         if utf8.count > runStart { buffer.append(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
         buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// A stored JSON object text as that object; null when it is absent or not a valid JSON object.
+    mutating func object(text: String?) {
+        guard let text, let data = text.data(using: .utf8),
+              (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else { return null() }
+        rawBytes(text.utf8)
     }
 
     mutating func stringArray(_ values: [String]) {

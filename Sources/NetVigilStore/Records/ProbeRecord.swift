@@ -1,3 +1,5 @@
+import NetVigilProbeModel
+
 /// How a probe ended.
 public enum ProbeOutcome: String, Sendable, Codable, CaseIterable {
     /// Every check passed.
@@ -8,35 +10,15 @@ public enum ProbeOutcome: String, Sendable, Codable, CaseIterable {
     case skipped
 }
 
-/// Phase durations of one probe in milliseconds (µs precision); nil when the phase did not run.
-public struct PhaseTimings: Sendable, Equatable, Codable {
-    public var resolve: Double?
-    public var connect: Double?
-    public var tls: Double?
-    /// Request sent → first response byte.
-    public var processing: Double?
-    public var transfer: Double?
-    public var total: Double?
-
-    public init(resolve: Double? = nil, connect: Double? = nil, tls: Double? = nil,
-                processing: Double? = nil, transfer: Double? = nil, total: Double? = nil) {
-        self.resolve = resolve
-        self.connect = connect
-        self.tls = tls
-        self.processing = processing
-        self.transfer = transfer
-        self.total = total
-    }
-}
-
-/// One probe result as stored in `probe_results` (the store's view; the request stack maps its result here).
+/// One probe result as stored in `probe_results` (the store's view; the agent maps the request stack's result here).
+/// Its values by column: `ProbeRecord+Columns.swift`.
 public struct ProbeRecord: Sendable, Equatable, Codable {
     public var time: Timestamp
     public var target: String
     public var url: String?
     public var outcome: ProbeOutcome
-    /// Typed error kind (e.g. `dns`, `connectRefused`, `trust`), nil when ok.
-    public var errorKind: String?
+    /// Why it failed (or was skipped); nil when ok.
+    public var errorKind: ProbeErrorKind?
     public var errorMessage: String?
     public var httpStatus: Int?
     public var httpVersion: String?
@@ -46,10 +28,10 @@ public struct ProbeRecord: Sendable, Equatable, Codable {
     public var tlsVersion: String?
     public var tlsCipher: String?
     public var alpn: String?
-    /// Trust verdict, e.g. `trusted` or `untrusted:chainInvalid`.
-    public var trustVerdict: String?
-    /// Pin verdict, e.g. `matched`, `mismatch`, `mismatchReported`, `notPinned`, `expired`.
-    public var pinVerdict: String?
+    /// Trust verdict; nil without TLS.
+    public var trustVerdict: TrustSummary?
+    /// Pin verdict; nil without TLS.
+    public var pinVerdict: PinVerdict?
     /// Reachability status of the target's host at probe time.
     public var reachabilityStatus: String?
     public var resolvedAddress: String?
@@ -62,10 +44,10 @@ public struct ProbeRecord: Sendable, Equatable, Codable {
     public var detailsJSON: String?
 
     public init(time: Timestamp, target: String, url: String? = nil, outcome: ProbeOutcome,
-                errorKind: String? = nil, errorMessage: String? = nil, httpStatus: Int? = nil,
+                errorKind: ProbeErrorKind? = nil, errorMessage: String? = nil, httpStatus: Int? = nil,
                 httpVersion: String? = nil, contentType: String? = nil, contentLength: Int64? = nil,
                 timings: PhaseTimings = PhaseTimings(), tlsVersion: String? = nil, tlsCipher: String? = nil,
-                alpn: String? = nil, trustVerdict: String? = nil, pinVerdict: String? = nil,
+                alpn: String? = nil, trustVerdict: TrustSummary? = nil, pinVerdict: PinVerdict? = nil,
                 reachabilityStatus: String? = nil, resolvedAddress: String? = nil, redirectCount: Int = 0,
                 servedChain: [CertificateRecord] = [], validatedChain: [CertificateRecord] = [],
                 detailsJSON: String? = nil) {

@@ -88,7 +88,7 @@ struct PinCommand: AsyncParsableCommand {
         guard !result.servedChain.isEmpty else {
             throw CLIFailure(.failure, "\(url): no certificate chain: \(result.error?.description ?? "not TLS")")
         }
-        if let verdict = result.trustVerdict, verdict != "trusted" {
+        if let verdict = result.trustVerdict, !verdict.isTrusted {
             printError("\(url): chain is \(verdict) (pins listed anyway)")
         }
         return try result.servedChain.map { try Certificate(der: Data(base64Encoded: Self.base64(of: $0.pem)) ?? Data()) }

@@ -31,7 +31,7 @@ enum ProbeOutput {
             lines.append("tls: \(tls.version)  cipher: \(tls.cipher)  alpn: \(tls.alpn ?? "-")")
         }
         if let verdict = result.trustVerdict {
-            lines.append("trust: \(verdict)  pins: \(result.pinVerdict ?? "-")")
+            lines.append("trust: \(verdict)  pins: \(result.pinVerdict?.rawValue ?? "-")")
         }
         if !result.servedChain.isEmpty {
             lines.append("served chain:")

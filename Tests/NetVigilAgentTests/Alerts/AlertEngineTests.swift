@@ -137,8 +137,8 @@ final class AlertEngineTests: XCTestCase {
         let context = F.context(sinks: ["pager"])
         let mismatch = engine.evaluate(F.mismatch(at: F.at(0)), context: context, now: F.at(0))
         XCTAssertEqual(mismatch.rows.map(\.kind), ["pin_mismatch"])
-        let broken = F.record(at: F.at(10), outcome: .failed, chain: [F.certificates.other], trust: "untrusted:chainInvalid",
-                              pin: "not_evaluated", errorKind: "trust",
+        let broken = F.record(at: F.at(10), outcome: .failed, chain: [F.certificates.other], trust: .untrusted(reason: "chainInvalid"),
+                              pin: .notEvaluated, errorKind: .trust,
                               errorMessage: "untrusted for api.example.com: certificate chain invalid: self-signed certificate\nmore")
         let trust = engine.evaluate(broken, context: context, now: F.at(10))
         XCTAssertEqual(trust.rows.map(\.kind), ["trust_failure"])
@@ -155,7 +155,7 @@ final class AlertEngineTests: XCTestCase {
         let engine = engine { $0[.targetDown].enabled = false }
         let context = F.context(sinks: ["pager"])
         // The certificate was fine (trusted, pins matched): the refused https → http redirect alone is the trust problem.
-        let refused = F.record(at: F.at(0), outcome: .failed, errorKind: "insecureRedirect",
+        let refused = F.record(at: F.at(0), outcome: .failed, errorKind: .insecureRedirect,
                                errorMessage: "302 redirect from https://api.example.com:8443/health to http://api.example.com/health not followed")
         let decision = engine.evaluate(refused, context: context, now: F.at(0))
         XCTAssertEqual(decision.rows.map(\.kind), ["trust_failure"])
@@ -190,7 +190,7 @@ final class AlertEngineTests: XCTestCase {
         let context = F.context(sinks: ["pager"])
         let now = Timestamp.now()
         XCTAssertTrue(engine.evaluate(F.record(at: now), context: context, now: now).isEmpty)  // 90 days left
-        let expiring = F.record(at: now, chain: [F.certificates.shortLived], pin: "matched")
+        let expiring = F.record(at: now, chain: [F.certificates.shortLived], pin: .matched)
         let decision = engine.evaluate(expiring, context: context, now: now)
         XCTAssertEqual(decision.rows.map(\.kind), ["cert_expiring"])
         let message = decision.events[0].message

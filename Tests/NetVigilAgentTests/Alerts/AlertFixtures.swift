@@ -1,5 +1,6 @@
 import Foundation
 import NetVigilHTTP
+import NetVigilProbeModel
 import NetVigilStore
 import NetVigilTestSupport
 import NetVigilTrust
@@ -40,18 +41,18 @@ enum AlertFixtures {
 
     /// A probe of `api` at `time`: ok with the pinned chain unless told otherwise.
     static func record(at time: Timestamp, outcome: ProbeOutcome = .ok, chain: [CertificateRecord]? = nil,
-                       trust: String? = "trusted", pin: String? = "matched", errorKind: String? = nil,
+                       trust: TrustSummary? = .trusted, pin: PinVerdict? = .matched, errorKind: ProbeErrorKind? = nil,
                        errorMessage: String? = nil) -> ProbeRecord {
         let served = outcome == .skipped ? [] : (chain ?? [certificates.pinned])
         return ProbeRecord(time: time, target: "api", url: "https://api.example.com:8443/health", outcome: outcome,
                            errorKind: errorKind, errorMessage: errorMessage, httpStatus: outcome == .ok ? 200 : nil,
                            trustVerdict: outcome == .skipped ? nil : trust, pinVerdict: outcome == .skipped ? nil : pin,
-                           servedChain: served, validatedChain: trust == "trusted" ? served : [])
+                           servedChain: served, validatedChain: trust == .trusted ? served : [])
     }
 
     static func down(at time: Timestamp) -> ProbeRecord {
         ProbeRecord(time: time, target: "api", url: "https://api.example.com:8443/health", outcome: .failed,
-                    errorKind: "connectRefused", errorMessage: "connection to 127.0.0.1:8443 refused")
+                    errorKind: .connectRefused, errorMessage: "connection to 127.0.0.1:8443 refused")
     }
 
     static func skipped(at time: Timestamp) -> ProbeRecord {
@@ -61,8 +62,8 @@ enum AlertFixtures {
 
     static func mismatch(at time: Timestamp, chain: [CertificateRecord]? = nil, reportOnly: Bool = false) -> ProbeRecord {
         record(at: time, outcome: reportOnly ? .ok : .failed, chain: chain ?? [certificates.other],
-               trust: reportOnly ? "trusted" : "untrusted:publicKeyPinMismatch", pin: reportOnly ? "mismatch_reported" : "mismatch",
-               errorKind: reportOnly ? nil : "trust", errorMessage: reportOnly ? nil : "Public-key pinning failure for api.example.com")
+               trust: reportOnly ? .trusted : .untrusted(reason: "publicKeyPinMismatch"), pin: reportOnly ? .mismatchReported : .mismatch,
+               errorKind: reportOnly ? nil : .trust, errorMessage: reportOnly ? nil : "Public-key pinning failure for api.example.com")
     }
 
     /// Only the rows of one kind.

@@ -9,7 +9,7 @@ final class AlertPayloadTests: XCTestCase {
     func testFiringPayloadCarriesTheRFC7469Report() throws {
         let engine = AlertEngine(rules: AlertRules(), logger: LogRecorder().logger())
         let record = F.record(at: F.at(0), outcome: .ok, chain: [F.certificates.other, F.certificates.pinned],
-                              trust: "trusted", pin: "mismatch_reported")
+                              trust: .trusted, pin: .mismatchReported)
         var validated = record
         validated.validatedChain = [F.certificates.other, F.certificates.pinned]
         let decision = engine.evaluate(validated, context: F.context(sinks: ["pager"]), now: F.at(2))

@@ -49,17 +49,16 @@ final class MetricCatalogueTests: XCTestCase {
     }
 
     func testVerdictValues() {
-        XCTAssertEqual(AgentMetrics.trustedValue("trusted"), 1)
-        XCTAssertEqual(AgentMetrics.trustedValue("untrusted:chainInvalid"), 0)
-        XCTAssertEqual(AgentMetrics.trustedValue("untrusted:hostnameMismatch"), 0)
+        XCTAssertEqual(AgentMetrics.trustedValue(.trusted), 1)
+        XCTAssertEqual(AgentMetrics.trustedValue(.untrusted(reason: "chainInvalid")), 0)
+        XCTAssertEqual(AgentMetrics.trustedValue(.untrusted(reason: "hostnameMismatch")), 0)
         XCTAssertNil(AgentMetrics.trustedValue(nil))
-        XCTAssertEqual(AgentMetrics.pinMatchValue("matched"), 1)
-        XCTAssertEqual(AgentMetrics.pinMatchValue("mismatch"), 0)
-        XCTAssertEqual(AgentMetrics.pinMatchValue("mismatch_reported"), 0)
-        XCTAssertEqual(AgentMetrics.pinMatchValue("not_pinned"), -1)
-        XCTAssertEqual(AgentMetrics.pinMatchValue("expired"), -1)
-        XCTAssertNil(AgentMetrics.pinMatchValue("not_evaluated"))
+        XCTAssertEqual(AgentMetrics.pinMatchValue(.matched), 1)
+        XCTAssertEqual(AgentMetrics.pinMatchValue(.mismatch), 0)
+        XCTAssertEqual(AgentMetrics.pinMatchValue(.mismatchReported), 0)
+        XCTAssertEqual(AgentMetrics.pinMatchValue(.notPinned), -1)
+        XCTAssertEqual(AgentMetrics.pinMatchValue(.expired), -1)
+        XCTAssertNil(AgentMetrics.pinMatchValue(.notEvaluated))
         XCTAssertNil(AgentMetrics.pinMatchValue(nil))
-        XCTAssertNil(AgentMetrics.pinMatchValue("something_new"))
     }
 }

@@ -79,7 +79,7 @@ final class ProbePipelineTests: XCTestCase {
         let record = await pipeline.run(try target(delayMs: 3_000, timeout: "1s"))
 
         XCTAssertEqual(record.outcome, .failed)
-        XCTAssertEqual(record.errorKind, "timeout")
+        XCTAssertEqual(record.errorKind, .timeout)
         XCTAssertEqual(record.reachabilityStatus, "ReachableViaWiFi")
         let outcomes = try await storedOutcomes()
         XCTAssertEqual(outcomes, ["failed"])
@@ -93,7 +93,7 @@ final class ProbePipelineTests: XCTestCase {
         try await down.value
 
         XCTAssertEqual(record.outcome, .failed, "a wrong status is the server's answer, whatever the link does")
-        XCTAssertEqual(record.errorKind, "status")
+        XCTAssertEqual(record.errorKind, .status)
         let now = await monitor.current(try ReachabilityTarget(parsing: "127.0.0.1"))
         XCTAssertEqual(now?.status, .notReachable, "the link did go down during the probe")
     }

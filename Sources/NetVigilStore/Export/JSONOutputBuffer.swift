@@ -2,7 +2,7 @@
 ///
 /// `JSONStreamWriter` builds every export row here (a Swift `Array` append costs a uniqueness check and a generic
 /// call per piece, which dominated the export's profile).
-final class ByteBuffer {
+final class JSONOutputBuffer {
     private var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private var capacity: Int

@@ -1,0 +1,24 @@
+/// Phase durations of one probe in milliseconds (µs precision), summed over redirect hops; nil when a phase did not
+/// run. The request stack measures them, the store keeps them (`*_ms` columns), every JSON form shows them.
+///
+/// `Codable` as synthesized (a phase that did not run has no key): the `/v1/status` form. The export and
+/// `netvigil probe --json` write every phase, null when it did not run.
+public struct PhaseTimings: Sendable, Equatable, Codable {
+    public var resolve: Double?
+    public var connect: Double?
+    public var tls: Double?
+    /// Request sent → first response byte.
+    public var processing: Double?
+    public var transfer: Double?
+    public var total: Double?
+
+    public init(resolve: Double? = nil, connect: Double? = nil, tls: Double? = nil,
+                processing: Double? = nil, transfer: Double? = nil, total: Double? = nil) {
+        self.resolve = resolve
+        self.connect = connect
+        self.tls = tls
+        self.processing = processing
+        self.transfer = transfer
+        self.total = total
+    }
+}
