@@ -14,10 +14,10 @@ import XCTest
 final class MetricsTests: XCTestCase {
     // MARK: - Fixtures
 
-    private static let leafNotAfter = Timestamp(milliseconds: 1_798_761_600_000)  // 2027-01-01T00:00:00Z
-    private static let caNotAfter = Timestamp(milliseconds: 2_029_000_000_000)
+    static let leafNotAfter = Timestamp(milliseconds: 1_798_761_600_000)  // 2027-01-01T00:00:00Z
+    static let caNotAfter = Timestamp(milliseconds: 2_029_000_000_000)
 
-    private static func certificate(_ subject: String, notAfter: Timestamp) -> CertificateRecord {
+    static func certificate(_ subject: String, notAfter: Timestamp) -> CertificateRecord {
         CertificateRecord(sha256: String(repeating: "ab", count: 32), pem: "-----BEGIN CERTIFICATE-----\n",
                           subject: "CN=\(subject)", issuer: "CN=Test CA", serial: "01",
                           notBefore: Timestamp(milliseconds: 1_700_000_000_000), notAfter: notAfter,
@@ -25,7 +25,7 @@ final class MetricsTests: XCTestCase {
     }
 
     /// An HTTPS probe that passed: every phase timed, trusted, pin matched, two certificates served.
-    private static func okRecord(target: String = "api", pin: PinVerdict? = .matched) -> ProbeRecord {
+    static func okRecord(target: String = "api", pin: PinVerdict? = .matched) -> ProbeRecord {
         ProbeRecord(
             time: .now(), target: target, url: "https://api.example.test/health", outcome: .ok, httpStatus: 200,
             httpVersion: "1.1", contentType: "application/json", contentLength: 15,
@@ -36,19 +36,19 @@ final class MetricsTests: XCTestCase {
     }
 
     /// A probe refused at connect: no response, no TLS.
-    private static func refusedRecord(target: String = "api") -> ProbeRecord {
+    static func refusedRecord(target: String = "api") -> ProbeRecord {
         ProbeRecord(time: .now(), target: target, url: "https://api.example.test/health", outcome: .failed,
                     errorKind: .connectRefused, errorMessage: "connection refused",
                     timings: PhaseTimings(resolve: 0.5, connect: 0.25, total: 1))
     }
 
-    private static func skippedRecord(target: String = "api") -> ProbeRecord {
+    static func skippedRecord(target: String = "api") -> ProbeRecord {
         ProbeRecord(time: .now(), target: target, url: "https://api.example.test/health", outcome: .skipped,
                     reachabilityStatus: "NotReachable")
     }
 
     /// Feeds every kind of value so every metric of the catalogue is present.
-    private static func feedEverything(_ metrics: AgentMetrics) throws {
+    static func feedEverything(_ metrics: AgentMetrics) throws {
         metrics.probeFinished(target: "api", record: okRecord())
         metrics.probeFinished(target: "web \"quoted\"\\path", record: refusedRecord(target: "web"))
         metrics.reachabilityChanged(ReachabilityEvaluation(
@@ -70,7 +70,7 @@ final class MetricsTests: XCTestCase {
     // MARK: - Parsing the exposition
 
     /// Samples by series (`name{labels}` as emitted), plus the `# HELP` and `# TYPE` lines by name.
-    private struct Exposition {
+    struct Exposition {
         var samples: [String: Double] = [:]
         var help: [String: String] = [:]
         var type: [String: String] = [:]
@@ -101,7 +101,7 @@ final class MetricsTests: XCTestCase {
         }
     }
 
-    private func render(_ metrics: FeedMetrics) throws -> Exposition {
+    func render(_ metrics: FeedMetrics) throws -> Exposition {
         try Exposition(String(decoding: metrics.exposition(), as: UTF8.self))
     }
 
@@ -350,64 +350,5 @@ final class MetricsTests: XCTestCase {
         let bad = "# TYPE netvigil_probes counter\nnetvigil_probes 1\n"
         let rejected = try XCTUnwrap(try promtoolCheck(bad, in: directory))
         XCTAssertNotEqual(rejected.status, 0, "promtool accepted a counter without _total and without HELP")
-    }
-
-    // MARK: - GET /metrics
-
-    private func withApp(token: String?, metrics: FeedMetrics?,
-                         _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try Store.open(path: directory.path("n.sqlite"))
-        let app = buildApplication(
-            configuration: FeedConfiguration(listen: ListenAddress(host: "127.0.0.1", port: 0), token: token.map(Secret.init)),
-            state: FeedState(store: store, metrics: metrics),
-            logger: Logger(label: "test"))
-        try await app.test(.router, body)
-        withExtendedLifetime(directory) {}
-    }
-
-    func testMetricsRouteServesTheRegistryBehindTheToken() async throws {
-        let metrics = FeedMetrics(version: "4.5.6")
-        metrics.agent.probeFinished(target: "api", record: Self.okRecord())
-        try await withApp(token: "s3cret-token", metrics: metrics) { client in
-            try await client.execute(uri: "/metrics", method: .get) { response in
-                XCTAssertEqual(response.status, .unauthorized)
-                XCTAssertEqual(response.headers[.wwwAuthenticate], "Bearer realm=\"netvigil\"")
-                XCTAssertFalse(String(buffer: response.body).contains("netvigil_"))
-            }
-            try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer wrong"]) { response in
-                XCTAssertEqual(response.status, .unauthorized)
-            }
-            try await client.execute(uri: "/metrics", method: .get,
-                                     headers: [.authorization: "Bearer s3cret-token"]) { response in
-                XCTAssertEqual(response.status, .ok)
-                XCTAssertEqual(response.headers[.contentType], "text/plain; version=0.0.4; charset=utf-8")
-                let e = try Exposition(String(buffer: response.body))
-                XCTAssertEqual(e.samples[#"netvigil_build_info{version="4.5.6"}"#], 1)
-                XCTAssertEqual(e.samples[#"netvigil_probe_success{target="api"}"#], 1)
-                XCTAssertEqual(e.help["netvigil_probe_success"], AgentMetrics.catalogue[0].help)
-            }
-            // /healthz stays open.
-            try await client.execute(uri: "/healthz", method: .get) { response in
-                XCTAssertEqual(response.status, .ok)
-            }
-        }
-    }
-
-    func testMetricsRouteWithoutTokenConfiguredAndWithoutMetrics() async throws {
-        let metrics = FeedMetrics()
-        metrics.agent.alertsPending(7)
-        try await withApp(token: nil, metrics: metrics) { client in
-            try await client.execute(uri: "/metrics", method: .get) { response in
-                XCTAssertEqual(response.status, .ok)
-                XCTAssertEqual(try Exposition(String(buffer: response.body)).samples["netvigil_alerts_pending"], 7)
-            }
-        }
-        try await withApp(token: nil, metrics: nil) { client in
-            try await client.execute(uri: "/metrics", method: .get) { response in
-                XCTAssertEqual(response.status, .notFound)
-                XCTAssertEqual(response.headers[.contentType], "application/json")
-            }
-        }
     }
 }

@@ -1,33 +1,33 @@
 import Foundation
+import Synchronization
 @testable import NetVigilStore
 import XCTest
 
 /// A slow export must not pin a snapshot: the WAL stays bounded while the daemon keeps writing.
 final class ExportWALTests: XCTestCase {
     /// An export consumer that stalls on its first write until `release()` (at most `limit`), then takes everything.
-    private final class StallingOutput: ExportOutput, @unchecked Sendable {
+    private final class StallingOutput: ExportOutput, Sendable {
         private let released = DispatchSemaphore(value: 0)
         private let limit: DispatchTime
-        private let lock = NSLock()
-        private var stalled = false
-        private var data: [UInt8] = []
+        /// Whether the first write has stalled, and everything written.
+        private let state = Mutex<(stalled: Bool, data: [UInt8])>((false, []))
 
         init(limit: TimeInterval) {
             self.limit = .now() + limit
         }
 
         func write(_ bytes: UnsafeRawBufferPointer) throws {
-            let first = lock.withLock { () -> Bool in
-                defer { stalled = true }
-                return !stalled
+            let first = state.withLock { state -> Bool in
+                defer { state.stalled = true }
+                return !state.stalled
             }
             if first { _ = released.wait(timeout: limit) }
-            lock.withLock { data.append(contentsOf: bytes) }
+            state.withLock { $0.data.append(contentsOf: bytes) }
         }
 
         func release() { released.signal() }
 
-        var bytes: [UInt8] { lock.withLock { data } }
+        var bytes: [UInt8] { state.withLock { $0.data } }
     }
 
     private static func walSize(_ path: String) -> Int {

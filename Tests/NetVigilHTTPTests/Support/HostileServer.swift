@@ -1,13 +1,13 @@
 import Foundation
+import Synchronization
 
 /// A small blocking TCP server on 127.0.0.1 that answers every connection with a scripted behaviour,
 /// on its own thread. For malformed and hostile responses.
-final class HostileServer: @unchecked Sendable {
+final class HostileServer: Sendable {
     let port: Int
     private let listener: Int32
-    private let lock = NSLock()
-    private var stopped = false
-    private var clients: [Int32] = []
+    /// Whether `stop()` ran, and the connections still open.
+    private let state = Mutex<(stopped: Bool, clients: [Int32])>((false, []))
 
     /// - Parameter behaviour: called with the connected socket after the request head was read (or at once when
     ///   `readRequest` is false); the socket is closed afterwards.
@@ -29,10 +29,15 @@ final class HostileServer: @unchecked Sendable {
             while true {
                 let client = accept(listener, nil, nil)
                 if client < 0 { return }
-                lock.lock()
-                if stopped { lock.unlock(); close(client); return }
-                clients.append(client)
-                lock.unlock()
+                let accepted = state.withLock { state -> Bool in
+                    if state.stopped { return false }
+                    state.clients.append(client)
+                    return true
+                }
+                if !accepted {
+                    close(client)
+                    return
+                }
                 Thread.detachNewThread {
                     if readRequest { Self.readHead(client) }
                     behaviour(client)
@@ -66,21 +71,21 @@ final class HostileServer: @unchecked Sendable {
     static func send(_ fd: Int32, _ text: String) { send(fd, Array(text.utf8)) }
 
     private func finish(_ client: Int32) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let index = clients.firstIndex(of: client) else { return }  // stop() already shut it down
-        clients.remove(at: index)
+        let owned = state.withLock { state -> Bool in
+            guard let index = state.clients.firstIndex(of: client) else { return false }  // stop() already shut it down
+            state.clients.remove(at: index)
+            return true
+        }
+        guard owned else { return }
         shutdown(client, Int32(SHUT_RDWR))
         close(client)
     }
 
     func stop() {
-        lock.lock()
-        let wasStopped = stopped
-        stopped = true
-        let open = clients
-        clients = []
-        lock.unlock()
+        let (wasStopped, open) = state.withLock { state -> (Bool, [Int32]) in
+            defer { state = (true, []) }
+            return state
+        }
         guard !wasStopped else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
