@@ -21,9 +21,13 @@ public struct AlertContext: Sendable, Equatable {
     public var notedHostname: String
     /// When the pins stop being enforced (RFC 7469 `effective-expiration-date`), nil when they do not expire.
     public var pinsExpire: Date?
+    /// The target's `expect.min_cert_validity`: a leaf closer to its notAfter fails the probe and fires
+    /// `cert_expiring` (not `target_down`).
+    public var minCertificateValidity: Duration?
 
     public init(target: String, url: String, host: String, port: Int, sinks: [String], knownPins: [String] = [],
-                includeSubdomains: Bool = false, notedHostname: String? = nil, pinsExpire: Date? = nil) {
+                includeSubdomains: Bool = false, notedHostname: String? = nil, pinsExpire: Date? = nil,
+                minCertificateValidity: Duration? = nil) {
         self.target = target
         self.url = url
         self.host = host
@@ -33,5 +37,6 @@ public struct AlertContext: Sendable, Equatable {
         self.includeSubdomains = includeSubdomains
         self.notedHostname = notedHostname ?? host
         self.pinsExpire = pinsExpire
+        self.minCertificateValidity = minCertificateValidity
     }
 }

@@ -89,8 +89,12 @@ public final class AlertEngine: Sendable {
         let steps: [(kind: AlertRuleKind, rule: AlertRule, notification: AlertRuleState.Notification, since: Timestamp?)] =
             state.withLock { state in
                 var steps: [(AlertRuleKind, AlertRule, AlertRuleState.Notification, Timestamp?)] = []
+                // One cause, one page: a failure that an enabled, inhibiting rule explains is not counted as down.
+                let cause = AlertObservation.failureCause(record, context: context, now: now)
+                let inhibited = cause.map { state.rules[$0].enabled && state.rules[$0].inhibit } ?? false
                 for kind in state.rules.enabledKinds {
                     let rule = state.rules[kind]
+                    if kind == .targetDown && inhibited { continue }
                     let observation = AlertObservation.judge(record, kind: kind, rule: rule, context: context, now: now)
                     if observation == .neutral { continue }
                     let key = Key(target: context.target, kind: kind)

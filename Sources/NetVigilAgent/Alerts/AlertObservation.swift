@@ -52,7 +52,8 @@ enum AlertObservation: Equatable {
         case .certExpiring:
             guard let leaf = record.servedChain.first else { return .neutral }
             let left = leaf.notAfter.milliseconds - now.milliseconds
-            guard left <= ConfigDuration.milliseconds(rule.within) else { return .good }
+            let window = max(ConfigDuration.milliseconds(rule.within), context.minCertificateValidity.map(ConfigDuration.milliseconds) ?? 0)
+            guard left <= window else { return .good }
             let message: String
             if left <= 0 {
                 message = "certificate \(leaf.subject) on \(endpoint) expired at \(leaf.notAfter.rfc3339)"
@@ -72,6 +73,27 @@ enum AlertObservation: Equatable {
                 if let detail = firstLine(record.errorMessage) { message += ": \(detail)" }
                 return .bad(message: message, fingerprint: "down")
             }
+        }
+    }
+
+    /// The rule that explains why `record` failed more precisely than `target_down`: a pin mismatch, another trust
+    /// failure (an insecure redirect included), or a leaf closer to expiry than the target's `min_cert_validity`.
+    /// Nil for results that did not fail or failed for another reason.
+    static func failureCause(_ record: ProbeRecord, context: AlertContext, now: Timestamp) -> AlertRuleKind? {
+        guard record.outcome == .failed, let kind = record.errorKind else { return nil }
+        switch kind {
+        case .insecureRedirect:
+            return .trustFailure
+        case .trust:
+            if record.pinVerdict?.isMismatch == true { return .pinMismatch }
+            if let reason = record.trustVerdict?.reason, pinFailureKinds.contains(reason) { return .pinMismatch }
+            return .trustFailure
+        case .expectation:
+            guard let minimum = context.minCertificateValidity, let leaf = record.servedChain.first else { return nil }
+            let left = leaf.notAfter.milliseconds - now.milliseconds
+            return left < ConfigDuration.milliseconds(minimum) ? .certExpiring : nil
+        default:
+            return nil
         }
     }
 

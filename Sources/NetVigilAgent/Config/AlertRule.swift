@@ -3,6 +3,7 @@ public struct AlertRule: Sendable, Equatable {
     /// Keys accepted in a rule mapping; `within` only for `cert_expiring`.
     static func allowedKeys(for kind: AlertRuleKind) -> [String] {
         var keys = ["enabled", "threshold", "resolve_threshold", "reminder", "send_resolved"]
+        if kind.inhibitsTargetDown { keys.append("inhibit") }
         if kind == .certExpiring { keys.append("within") }
         return keys
     }
@@ -19,16 +20,20 @@ public struct AlertRule: Sendable, Equatable {
     public var sendResolved: Bool
     /// `cert_expiring` only: how close to its notAfter a served leaf counts as expiring.
     public var within: Duration
+    /// `pin_mismatch`, `trust_failure`, `cert_expiring`: a failed result this rule explains does not count for
+    /// `target_down` (one cause, one page). False lets `target_down` fire for it too.
+    public var inhibit: Bool
 
     /// Makes a rule.
     public init(enabled: Bool = true, threshold: Int = 1, resolveThreshold: Int = 1, reminder: Duration? = .seconds(6 * 3_600),
-                sendResolved: Bool = true, within: Duration = .seconds(14 * 86_400)) {
+                sendResolved: Bool = true, within: Duration = .seconds(14 * 86_400), inhibit: Bool = true) {
         self.enabled = enabled
         self.threshold = threshold
         self.resolveThreshold = resolveThreshold
         self.reminder = reminder
         self.sendResolved = sendResolved
         self.within = within
+        self.inhibit = inhibit
     }
 
     /// The built-in settings of a rule (all rules are on by default).
@@ -63,6 +68,7 @@ public struct AlertRule: Sendable, Equatable {
         }
         if let value = mapping["send_resolved"] { sendResolved = try value.bool() }
         if let value = mapping["within"] { within = try value.duration(minimum: .seconds(60)) }
+        if let value = mapping["inhibit"] { inhibit = try value.bool() }
     }
 }
 

@@ -19,6 +19,10 @@ public enum AlertRuleKind: String, Sendable, Hashable, CaseIterable, Codable, Co
         }
     }
 
+    /// Whether this rule's failed results are kept from `target_down` (the `inhibit` key): the rules that say why a
+    /// probe failed more precisely than "down".
+    public var inhibitsTargetDown: Bool { self != .targetDown }
+
     public static func < (lhs: AlertRuleKind, rhs: AlertRuleKind) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }

@@ -83,8 +83,29 @@ final class AlertsConfigurationTests: XCTestCase {
               rules:
                 pin_mismatches: { threshold: 2 }
             """, "netvigil.yml:3:5: alerts.rules.pin_mismatches: unknown key (did you mean pin_mismatch?); expected one of: pin_mismatch, trust_failure, cert_expiring, target_down")
+        assertError("""
+            alerts:
+              rules:
+                target_down: { inhibit: false }
+            """, "netvigil.yml:3:20: alerts.rules.target_down.inhibit: unknown key; expected one of: enabled, threshold, resolve_threshold, reminder, send_resolved")
         assertError("alerts:\n  rety: { initial: 1s }\n",
                     "netvigil.yml:2:3: alerts.rety: unknown key (did you mean retry?); expected one of: sinks, rules, retry")
+    }
+
+    func testInhibitIsOnByDefaultAndCanBeTurnedOffPerCauseRule() throws {
+        let defaults = try alerts("log: { level: info }\n").rules
+        XCTAssertTrue(defaults[.pinMismatch].inhibit && defaults[.trustFailure].inhibit && defaults[.certExpiring].inhibit)
+        let section = try alerts("""
+            alerts:
+              rules:
+                pin_mismatch: { inhibit: false }
+                cert_expiring: { inhibit: true, within: 7d }
+            """)
+        XCTAssertFalse(section.rules[.pinMismatch].inhibit)
+        XCTAssertTrue(section.rules[.certExpiring].inhibit)
+        XCTAssertTrue(section.rules[.trustFailure].inhibit)
+        assertError("alerts:\n  rules:\n    trust_failure: { inhibit: sometimes }\n",
+                    "netvigil.yml:3:31: alerts.rules.trust_failure.inhibit: expected true or false, got a single value")
     }
 
     func testSinkShapeErrors() {
