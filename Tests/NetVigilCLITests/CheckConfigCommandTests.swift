@@ -22,12 +22,14 @@ final class CheckConfigCommandTests: XCTestCase {
 
     func testTypoIsOneLocatedLineAndExit78() throws {
         let directory = try TemporaryDirectory()
-        let file = try directory.write("netvigil.yml", "storage:\n  path: x.sqlite\n  retension: 30d\n")
-        let result = try ProcessRunner.run(["check-config", file])
+        try FileManager.default.createDirectory(atPath: directory.path("etc/typos"), withIntermediateDirectories: true)
+        _ = try directory.write("etc/typos/retension.yml", "storage:\n  path: x.sqlite\n  retension: 30d\n")
+        // The file is named as given on the command line, directories included.
+        let result = try ProcessRunner.run(["check-config", "etc/typos/retension.yml"], currentDirectory: directory.url)
         XCTAssertEqual(result.status, 78)
         XCTAssertEqual(result.stdout, "")
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
-        XCTAssertTrue(result.stderr.hasPrefix("netvigil: netvigil.yml:3:3: storage.retension: unknown key"), result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("netvigil: etc/typos/retension.yml:3:3: storage.retension: unknown key"), result.stderr)
     }
 
     func testBadDurationAndMissingFile() throws {
@@ -35,7 +37,7 @@ final class CheckConfigCommandTests: XCTestCase {
         let file = try directory.write("n.yml", "storage:\n  retention: forever\n")
         let bad = try ProcessRunner.run(["check-config", file])
         XCTAssertEqual(bad.status, 78)
-        XCTAssertEqual(bad.stderr, "netvigil: n.yml:2:14: storage.retention: expected a duration like 30d\n")
+        XCTAssertEqual(bad.stderr, "netvigil: \(file):2:14: storage.retention: expected a duration like 30d\n")
         let missing = try ProcessRunner.run(["check-config", directory.path("nope.yml")])
         XCTAssertEqual(missing.status, 78)
         XCTAssertTrue(missing.stderr.contains("nope.yml: no such file"), missing.stderr)

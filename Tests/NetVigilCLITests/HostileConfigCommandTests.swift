@@ -24,7 +24,7 @@ final class HostileConfigCommandTests: XCTestCase {
         let directory = try TemporaryDirectory()
         let file = try directory.write("netvigil.yml", Self.secrets)
         let result = try ProcessRunner.run(["check-config", file])
-        assertOneLine(result, status: 78, prefix: "netvigil: netvigil.yml:12:5: targets[1].url: duplicate key")
+        assertOneLine(result, status: 78, prefix: "netvigil: \(file):12:5: targets[1].url: duplicate key")
     }
 
     func testAliasBombAndOversizedFileAreRefusedQuickly() throws {
@@ -38,7 +38,7 @@ final class HostileConfigCommandTests: XCTestCase {
         var start = Date()
         let bombed = try ProcessRunner.run(["check-config", bomb], timeout: 30)
         XCTAssertLessThan(Date().timeIntervalSince(start), 10, "hang guard only; real figures are in the commit message")
-        assertOneLine(bombed, status: 78, prefix: "netvigil: bomb.yml:")
+        assertOneLine(bombed, status: 78, prefix: "netvigil: \(bomb):")
         XCTAssertTrue(bombed.stderr.contains("YAML aliases expand to more than 100000 nodes (the limit)"), bombed.stderr)
 
         let big = directory.path("big.yml")
@@ -51,14 +51,14 @@ final class HostileConfigCommandTests: XCTestCase {
         start = Date()
         let oversized = try ProcessRunner.run(["check-config", big], timeout: 30)
         XCTAssertLessThan(Date().timeIntervalSince(start), 10)
-        assertOneLine(oversized, status: 78, prefix: "netvigil: big.yml: file is larger than 4 MiB (the limit)")
+        assertOneLine(oversized, status: 78, prefix: "netvigil: \(big): file is larger than 4 MiB (the limit)")
     }
 
     func testRunRefusesTheSameFileWithTheSameLine() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("netvigil.yml", Self.secrets)
         let result = try ProcessRunner.run(["run", "--config", file], timeout: 30)
-        assertOneLine(result, status: 78, prefix: "netvigil: netvigil.yml:12:5: targets[1].url: duplicate key")
+        assertOneLine(result, status: 78, prefix: "netvigil: \(file):12:5: targets[1].url: duplicate key")
     }
 
     func testProbeRefusesCredentialsInTheURL() throws {

@@ -108,7 +108,7 @@ final class RunCommandTests: XCTestCase {
         let bad = try directory.write("bad.yml", "feed: { listen: nowhere }\n")
         let result = try ProcessRunner.run(["run", "--config", bad], currentDirectory: directory.url, timeout: 20)
         XCTAssertEqual(result.status, 78)
-        XCTAssertTrue(result.stderr.hasPrefix("netvigil: bad.yml:1:17: feed.listen:"), result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("netvigil: \(bad):1:17: feed.listen:"), result.stderr)
 
         let unwritable = try directory.write("store.yml", "storage: { path: /proc/netvigil/n.sqlite }\n")
         let storeResult = try ProcessRunner.run(["run", "--config", unwritable], currentDirectory: directory.url, timeout: 20)

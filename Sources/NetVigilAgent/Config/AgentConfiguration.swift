@@ -55,8 +55,10 @@ public struct AgentConfiguration: Sendable {
 
     /// Loads and validates a configuration file; a file over `ConfigLimits.maxFileBytes` is refused after reading
     /// one byte more than the limit.
+    /// Errors name the file as given (`etc/typos/retension.yml:4:3`), and relative paths inside it (CA, pinned
+    /// certificate, token and password files, `${file:…}`) resolve against its directory.
     public static func load(path: String) throws -> AgentConfiguration {
-        let name = (path as NSString).lastPathComponent
+        let name = path
         guard FileManager.default.fileExists(atPath: path) else {
             throw ConfigError(file: path, keyPath: "", message: "no such file")
         }

@@ -46,7 +46,7 @@ public struct ConfigValue: @unchecked Sendable {
         guard case .scalar(let scalar) = node else {
             throw error("expected a string, got \(shortDescription)")
         }
-        return scalar.string
+        return try substituted(scalar.string)
     }
 
     /// The value as a non-empty string scalar.

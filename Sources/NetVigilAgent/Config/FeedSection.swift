@@ -55,7 +55,7 @@ public struct FeedSection: ConfigSection, Equatable {
             _ = try inline.nonEmptyString()
             token = Secret(try inline.headerText("the token"))
         } else if let file {
-            let path = try file.nonEmptyString()
+            let path = try file.filePath()
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw file.error("cannot read token file \(path)")
             }

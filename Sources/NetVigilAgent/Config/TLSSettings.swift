@@ -38,7 +38,7 @@ public struct TLSSettings: Sendable {
         var systemRoots = true
         if let item = mapping["system_roots"] { systemRoots = try item.bool() }
         if let item = mapping["ca"] {
-            caPaths = try item.stringList()
+            caPaths = try item.stringList().map(item.resolvedPath)
             for path in caPaths where !FileManager.default.fileExists(atPath: path) {
                 throw item.error("CA file \(path) does not exist")
             }
@@ -64,7 +64,7 @@ public struct TLSSettings: Sendable {
         var certificates: [Certificate] = []
         if let item = mapping["pinned_certificates"] {
             for entry in try item.sequenceOrSingle() {
-                let path = try entry.nonEmptyString()
+                let path = try entry.filePath()
                 do {
                     certificates += try Certificate.load(paths: [path])
                 } catch {
