@@ -5,6 +5,7 @@
 #   make install [PREFIX=/usr/local] [DESTDIR=...]   release binary, systemd unit, config, man page, completions
 #   make deb                                         .build/deb/netvigil_<version>_<arch>.deb (dpkg-deb)
 #   make deb-check                                   make deb, then lintian (no errors or warnings allowed)
+#   make debug-symbols                               the release binary's debug symbols, by build id (install strips them)
 SWIFT ?= swift
 CONFIG ?=
 PREFIX ?= /usr/local
@@ -30,11 +31,12 @@ GENERATED := .build/deploy
 # System libraries netvigil links against.
 APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config
 # Tools the tests drive: OpenSSL CLI, ip(8) for namespaces, nginx, a JSON Schema validator, curl, promtool and amtool,
-# systemd-analyze, setpriv (util-linux), dpkg-deb, dpkg-shlibdeps and lintian for the package.
+# systemd-analyze, setpriv (util-linux), dpkg-deb, dpkg-shlibdeps and lintian for the package, gdb and binutils for the
+# split debug symbols.
 APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus prometheus-alertmanager systemd util-linux \
-	dpkg dpkg-dev lintian chromium
+	dpkg dpkg-dev lintian chromium gdb binutils
 
-.PHONY: all deps test-deps build release run test bench clean install install-files generated deb deb-check
+.PHONY: all deps test-deps build release run test bench clean install install-files generated deb deb-check debug-symbols
 
 all: build
 
@@ -140,6 +142,11 @@ deb: release
 
 deb-check: deb
 	lintian --fail-on error,warning --info .build/deb/netvigil_$(VERSION)_$$(dpkg --print-architecture).deb
+
+# The release binary's debug symbols, which `make install` and the .deb strip: .build/debug-symbols/usr/lib/debug/
+# .build-id/XX/YYYY.debug, found by gdb, systemd-coredump and perf through the binary's build id once copied to /.
+debug-symbols: release
+	bash deploy/debug-symbols.sh .build/release/netvigil .build/debug-symbols
 
 clean:
 	rm -rf .build
