@@ -41,6 +41,7 @@ func buildRouter(configuration: FeedConfiguration, state: FeedState) -> Router<B
     FeedRoutes.addExport(to: router, state: state)
     FeedRoutes.addEvents(to: router, state: state)
     FeedRoutes.addStatusPage(to: router)
+    FeedRoutes.addBadges(to: router, state: state)
     return router
 }
 
