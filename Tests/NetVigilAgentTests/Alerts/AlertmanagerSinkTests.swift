@@ -120,4 +120,74 @@ final class AlertmanagerSinkTests: XCTestCase {
         XCTAssertEqual(received.last?.alertLabels.first?["alertname"], "NetvigilPinMismatch")
         XCTAssertEqual(try alertmanager.alerts().count, 0, "resolved alerts are no longer active")
     }
+
+    func testASilenceForATargetSuppressesItsNotification() async throws {
+        // The maintenance window: an operator silences target api before working on it.
+        let silence = try alertmanager.amtool(["silence", "add", "target=api", "--comment=maintenance window",
+                                               "--author=ops", "--duration=1h"])
+        XCTAssertEqual(silence.status, 0, silence.stdout + silence.stderr)
+        let (engine, dispatcher) = try start()
+        try await probe(engine, dispatcher, target: "api", mismatch: true)
+        try await probe(engine, dispatcher, target: "db", mismatch: true)
+        try await waitFor("db notification") { $0.contains { $0.alertLabels.contains { $0["target"] == "db" } } }
+        try await waitUntilDelivered()
+        try await Task.sleep(for: .seconds(3))  // group_wait and group_interval are 1 s: api would have come by now
+        let targets = try alertmanager.notifications().flatMap(\.alertLabels).compactMap { $0["target"] }
+        XCTAssertEqual(targets, ["db"])
+        // Alertmanager has the alert, held by the silence.
+        let held = try XCTUnwrap(try alertmanager.alerts().first { ($0["labels"] as? [String: String])?["target"] == "api" })
+        let status = try XCTUnwrap(held["status"] as? [String: Any])
+        XCTAssertEqual(status["state"] as? String, "suppressed")
+        XCTAssertEqual((status["silencedBy"] as? [String])?.count, 1)
+    }
+
+    func testAnAlertRaisedWhileAlertmanagerIsDownIsDeliveredWhenItReturns() async throws {
+        alertmanager.stop()
+        let (engine, dispatcher) = try start()
+        let rows = try await probe(engine, dispatcher, mismatch: true)
+        XCTAssertEqual(rows.count, 1)
+        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        var stored = try await store.alerts()
+        while stored.first.map({ $0.attempts < 3 }) ?? true, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            stored = try await store.alerts()
+        }
+        XCTAssertEqual(stored.map(\.state), [.pending])
+        XCTAssertGreaterThanOrEqual(stored.first?.attempts ?? 0, 3)
+        XCTAssertTrue(stored.first?.lastError?.hasPrefix("Alertmanager failed") == true, "\(stored)")
+        XCTAssertTrue(try alertmanager.notifications().isEmpty)
+
+        try alertmanager.start()
+        try await waitFor("firing notification after the outage") { $0.contains { $0.status == "firing" } }
+        try await waitUntilDelivered()
+        XCTAssertEqual(try alertmanager.notifications().first?.alertLabels.first?["alertname"], "NetvigilPinMismatch")
+    }
+
+    func testFiringAlertsAreResentBeforeTheirEndsAtAndExpireOnceTheyStopFiring() async throws {
+        var rules = AlertRules()
+        rules[.pinMismatch].sendResolved = false
+        let (engine, dispatcher) = try start(rules: rules, resendInterval: .seconds(1))
+        try await probe(engine, dispatcher, mismatch: true)
+        try await waitFor("firing notification") { $0.contains { $0.status == "firing" } }
+        try await waitUntilDelivered()
+        // One send is valid for 3 × resend_interval = 3 s; after 7 s the alert is active only because it was re-sent.
+        try await Task.sleep(for: .seconds(7))
+        let active = try alertmanager.alerts()
+        XCTAssertEqual(active.count, 1)
+        XCTAssertEqual((active.first?["status"] as? [String: Any])?["state"] as? String, "active")
+        let endsAt = try XCTUnwrap((active.first?["endsAt"] as? String).flatMap { Timestamp.parse($0) })
+        XCTAssertGreaterThan(endsAt, .now())
+        XCTAssertEqual(try alertmanager.notifications().map(\.status), ["firing"], "a re-send is no new notification")
+        let storedRows = try await store.alerts()
+        XCTAssertEqual(storedRows.count, 1, "re-sends add no outbox rows")
+
+        // It stops firing without a resolved notice (send_resolved: false): no more re-sends, so Alertmanager
+        // resolves it when its endsAt passes.
+        let resolvedRows = try await probe(engine, dispatcher, mismatch: false)
+        XCTAssertEqual(resolvedRows, [])
+        XCTAssertEqual(engine.firing(), [])
+        try await waitFor("resolved notification once endsAt passed", timeout: .seconds(20)) {
+            $0.contains { $0.status == "resolved" }
+        }
+    }
 }
