@@ -123,6 +123,20 @@ extension Store {
         }
     }
 
+    /// The newest row of every (target, kind) sent to `sink`, whatever its delivery state: the alerts an
+    /// Alertmanager sink re-sends while they fire.
+    public func latestAlerts(sink: String) async throws -> [AlertRecord] {
+        try await readAsync { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Store.alertColumns) FROM (
+                    SELECT *, ROW_NUMBER() OVER (PARTITION BY target, kind ORDER BY time_ms DESC, id DESC) AS position
+                    FROM alerts WHERE sink = ?)
+                WHERE position = 1
+                ORDER BY target, kind
+                """, arguments: [sink]).map(Store.alertRecord)
+        }
+    }
+
     static func alertRecord(_ row: Row) -> AlertRecord {
         AlertRecord(id: row["id"], time: Timestamp(milliseconds: row["time_ms"]), kind: row["kind"], target: row["target"],
                     sink: row["sink"], payloadJSON: row["payload"],

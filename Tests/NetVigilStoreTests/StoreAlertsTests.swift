@@ -82,6 +82,23 @@ final class StoreAlertsTests: XCTestCase {
         XCTAssertEqual(value10, ["resolved", "firing", "firing"])
     }
 
+    func testLatestRowsOfOneSinkPerTargetAndKind() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("a.sqlite"))
+        try await store.write(WriteBatch(alerts: [
+            row(1, at: 10, sink: "am"),
+            row(2, at: 20, sink: "am", state: "resolved"),
+            row(3, at: 30, sink: "am"),                              // the newest of (api, pin_mismatch) for am
+            row(4, at: 40, sink: "pager"),                           // another sink
+            row(5, at: 15, sink: "am", target: "db", kind: "target_down"),
+        ]))
+        let latest = try await store.latestAlerts(sink: "am")
+        XCTAssertEqual(latest.map(\.idempotencyKey), ["key-3", "key-5"])
+        XCTAssertEqual(latest.map(\.sink), ["am", "am"])
+        let none = try await store.latestAlerts(sink: "nowhere")
+        XCTAssertEqual(none, [])
+    }
+
     func testPendingRowsSurviveReopening() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("a.sqlite")

@@ -14,6 +14,9 @@ import Synchronization
 /// outbox is the database. Call `wake()` after committing new rows so delivery starts at once; due retries are also
 /// picked up by a periodic check. Stops on graceful shutdown (undelivered rows stay pending).
 ///
+/// Alertmanager sinks also get the alerts that keep firing again every `resend_interval` (see
+/// ``resendFiring(now:)``), so Alertmanager does not resolve them when their `endsAt` passes.
+///
 /// While the store cannot be written (disk full), alerts are still delivered: rows waiting in the writer's queue
 /// are sent from there and their outcome is written into the queued row, so they are committed as delivered (or
 /// with their retry schedule) once the store works again. A stored row whose outcome cannot be recorded is
@@ -26,9 +29,9 @@ public final class AlertDispatcher: Service, Sendable {
 
     public let store: Store
     private let settings: Mutex<Settings>
-    private let logger: Logger
+    let logger: Logger
     private let metrics: AgentMetrics?
-    private let prober: HTTPProber
+    let prober: HTTPProber
     private let pollInterval: Duration
     private let batchSize: Int
     private let concurrency: Int
@@ -39,6 +42,10 @@ public final class AlertDispatcher: Service, Sendable {
     private let writer: StoreWriter?
     /// Outcomes not recorded in the store yet, by idempotency key.
     private let unrecorded = Mutex(UnrecordedOutcomes())
+    /// The alerts firing now (the engine's view); nil: no re-sends.
+    let firing: (@Sendable () -> [FiringAlert])?
+    /// When each Alertmanager sink's firing alerts are re-sent next, by sink name.
+    let nextResend = Mutex<[String: Timestamp]>([:])
 
     private struct UnrecordedOutcomes {
         /// Delivered; the row is marked once the store can be written.
@@ -54,11 +61,13 @@ public final class AlertDispatcher: Service, Sendable {
     ///   - batchSize: rows taken per pass.
     ///   - concurrency: deliveries in flight at once.
     ///   - writer: delivers its queued alert rows while the store cannot be written.
+    ///   - firing: the alerts firing now (`AlertEngine.firing`), re-sent to Alertmanager sinks; nil sends none again.
     public init(store: Store, configuration: AlertsSection, logger: Logger, metrics: AgentMetrics? = nil,
                 prober: HTTPProber = HTTPProber(), pollInterval: Duration = .seconds(1), batchSize: Int = 64,
-                concurrency: Int = 8, writer: StoreWriter? = nil) {
+                concurrency: Int = 8, writer: StoreWriter? = nil, firing: (@Sendable () -> [FiringAlert])? = nil) {
         self.store = store
         self.writer = writer
+        self.firing = firing
         settings = Mutex(Settings(sinks: Dictionary(configuration.sinks.map { ($0.name, $0) }) { first, _ in first },
                                   retry: configuration.retry))
         self.logger = logger
@@ -103,6 +112,8 @@ public final class AlertDispatcher: Service, Sendable {
     private func loop() async {
         while !isStopped {
             let attempted = await deliverDue()
+            if isStopped { return }
+            await resendFiring()
             if isStopped { return }
             if attempted >= batchSize { continue }
             var wait = pollInterval
@@ -183,6 +194,8 @@ public final class AlertDispatcher: Service, Sendable {
                 try await webhook.deliver(row, prober: prober, trustStore: try systemTrustStore())
             case .exec(let exec):
                 try await exec.deliver(row)
+            case .alertmanager(let alertmanager):
+                try await alertmanager.deliver(row, prober: prober, systemTrustStore: systemTrustStore)
             }
         } catch {
             let delay = sink == nil ? retry.max : retry.delay(afterAttempts: row.attempts + 1)
@@ -240,8 +253,18 @@ public final class AlertDispatcher: Service, Sendable {
         unrecorded.withLock { $0.retryAt[row.idempotencyKey] = next }
     }
 
+    /// The configured Alertmanager sinks, by name.
+    var alertmanagerSinks: [(name: String, sink: AlertmanagerSink)] {
+        settings.withLock { settings in
+            settings.sinks.values.compactMap { sink in
+                guard case .alertmanager(let alertmanager) = sink.kind else { return nil }
+                return (sink.name, alertmanager)
+            }
+        }.sorted { $0.name < $1.name }
+    }
+
     /// The system trust roots, loaded on first use (a failure is retried with the delivery).
-    private func systemTrustStore() throws(AlertDeliveryError) -> TrustStore {
+    func systemTrustStore() throws(AlertDeliveryError) -> TrustStore {
         if let loaded = trustStore.withLock({ $0 }) { return loaded }
         do {
             let loaded = try TrustStore.system()

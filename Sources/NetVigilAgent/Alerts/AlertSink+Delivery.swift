@@ -8,24 +8,10 @@ extension WebhookSink {
     /// POSTs the row's payload through netvigil's request stack (system trust roots, no redirects) with
     /// `Content-Type: application/json` and `Idempotency-Key`; acknowledged only by a 2xx status.
     func deliver(_ row: AlertRecord, prober: HTTPProber, trustStore: TrustStore) async throws(AlertDeliveryError) {
-        var headers: [(name: String, value: String)] = [("Content-Type", "application/json"), ("Idempotency-Key", row.idempotencyKey)]
-        headers += self.headers.map { ($0.name, $0.value) }
-        let request: ProbeRequest
-        do {
-            request = try RequestSerializer(version: NetVigilVersion.current)
-                .request(method: .POST, url: url.absoluteString, headers: headers, jsonBody: row.payloadJSON)
-        } catch {
-            throw AlertDeliveryError("cannot build the webhook request: \(error)")
-        }
-        let seconds = Double(ConfigDuration.milliseconds(timeout)) / 1_000
-        let configuration = ProbeConfiguration(trustStore: trustStore, timeout: seconds, connectTimeout: min(5, seconds),
-                                               maxBodyBytes: 1 << 20, maxRedirects: 0)
-        let result = await prober.probe(request, configuration: configuration)
-        guard result.outcome != .ok else { return }
-        if let status = result.status, result.error?.kind == .status {
-            throw AlertDeliveryError("webhook answered HTTP \(status)")
-        }
-        throw AlertDeliveryError("webhook failed: \(result.error?.message ?? "unknown error")")
+        let headers = [("Idempotency-Key", row.idempotencyKey)] + self.headers.map { ($0.name, $0.value) }
+        try await AlertHTTPRequest(url: url.absoluteString, headers: headers, body: row.payloadJSON, timeout: timeout,
+                                   trustStore: trustStore, receiver: "webhook")
+            .send(with: prober)
     }
 }
 

@@ -1,14 +1,15 @@
 import Foundation
 
-/// One alert destination (`alerts.sinks[]`): a webhook or a command.
+/// One alert destination (`alerts.sinks[]`): a webhook, a command or an Alertmanager.
 public struct AlertSink: Sendable, Equatable, CustomStringConvertible {
     /// How the sink delivers.
     public enum Kind: Sendable, Equatable {
         case webhook(WebhookSink)
         case exec(ExecSink)
+        case alertmanager(AlertmanagerSink)
     }
 
-    static let allowedKeys = ["name", "webhook", "exec"]
+    static let allowedKeys = ["name", "webhook", "exec", "alertmanager"]
 
     /// Unique name targets refer to (`alerts: [pager]`); letters, digits, `_`, `-`, `.`.
     public var name: String
@@ -24,6 +25,7 @@ public struct AlertSink: Sendable, Equatable, CustomStringConvertible {
         switch kind {
         case .webhook(let webhook): webhook.timeout
         case .exec(let exec): exec.timeout
+        case .alertmanager(let alertmanager): alertmanager.timeout
         }
     }
 
@@ -32,6 +34,7 @@ public struct AlertSink: Sendable, Equatable, CustomStringConvertible {
         switch kind {
         case .webhook(let webhook): "\(name) (\(webhook))"
         case .exec(let exec): "\(name) (\(exec))"
+        case .alertmanager(let alertmanager): "\(name) (\(alertmanager))"
         }
     }
 
@@ -44,40 +47,19 @@ public struct AlertSink: Sendable, Equatable, CustomStringConvertible {
             throw nameValue.error("sink names may use letters, digits, _, - and . only")
         }
         self.name = name
-        let webhook = mapping["webhook"]
-        let exec = mapping["exec"]
-        switch (webhook, exec) {
-        case (let webhook?, nil):
-            kind = .webhook(try WebhookSink(reading: webhook.mapping(allowedKeys: WebhookSink.allowedKeys)))
-        case (nil, let exec?):
-            kind = .exec(try ExecSink(reading: exec.mapping(allowedKeys: ExecSink.allowedKeys)))
-        case (_?, let exec?):
-            throw exec.error("a sink is either webhook or exec, not both")
-        case (nil, nil):
-            throw mapping.owner.error("sink \"\(name)\" needs webhook: {url: ...} or exec: {command: [...]}")
+        let given = ["webhook", "exec", "alertmanager"].compactMap { key in mapping[key].map { (key, $0) } }
+        guard let (key, value) = given.first else {
+            throw mapping.owner.error("sink \"\(name)\" needs webhook: {url: ...}, exec: {command: [...]} or alertmanager: {url: ...}")
+        }
+        if given.count > 1 {
+            throw given[1].1.error("a sink is either \(key) or \(given[1].0), not both")
+        }
+        switch key {
+        case "webhook": kind = .webhook(try WebhookSink(reading: value.mapping(allowedKeys: WebhookSink.allowedKeys)))
+        case "exec": kind = .exec(try ExecSink(reading: value.mapping(allowedKeys: ExecSink.allowedKeys)))
+        default: kind = .alertmanager(try AlertmanagerSink(reading: value.mapping(allowedKeys: AlertmanagerSink.allowedKeys)))
         }
     }
-}
-
-/// An HTTP header sent by a webhook sink. Its value is never printed when the name looks like a credential.
-public struct AlertHeader: Sendable, Equatable, CustomStringConvertible {
-    public var name: String
-    public var value: String
-
-    public init(name: String, value: String) {
-        self.name = name
-        self.value = value
-    }
-
-    /// True for names such as `Authorization`, `X-Api-Key`, `X-Auth-Token`, `Cookie`.
-    public var isSensitive: Bool {
-        let lower = name.lowercased()
-        return ["auth", "token", "key", "secret", "password", "passwd", "cookie", "session", "signature", "credential"]
-            .contains { lower.contains($0) }
-    }
-
-    /// `Name: value`, or `Name: <redacted>` for sensitive names.
-    public var description: String { "\(name): \(isSensitive ? "<redacted>" : value)" }
 }
 
 /// `webhook:` — POST the alert JSON to a URL.
@@ -98,46 +80,33 @@ public struct WebhookSink: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `webhook http://host/path`; the URL's user info and query are not shown.
-    public var description: String {
+    public var description: String { "webhook \(Self.displayed(url))" }
+
+    /// `url` without user info, its query shown as `…`.
+    static func displayed(_ url: URL) -> String {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.user = nil
         components?.password = nil
         if components?.query != nil { components?.query = "…" }
-        return "webhook \(components?.string ?? "?")"
+        return components?.string ?? "?"
     }
 
     init(reading mapping: ConfigMapping) throws {
-        let urlValue = try mapping.required("url")
-        let text = try urlValue.nonEmptyString()
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty else {
-            throw urlValue.error("expected an http:// or https:// URL")
-        }
-        self.url = url
+        url = try Self.httpURL(try mapping.required("url"))
         timeout = .seconds(10)
         headers = []
         if let value = mapping["timeout"] { timeout = try value.duration(minimum: .milliseconds(100)) }
-        if let value = mapping["headers"] {
-            guard case .mapping(let node) = value.node else {
-                throw value.error("expected a mapping of header names to values, got \(value.shortDescription)")
-            }
-            guard node.count <= ConfigLimits.maxHeaders else {
-                throw value.error("at most \(ConfigLimits.maxHeaders) headers (the limit)")
-            }
-            for (keyNode, valueNode) in node {
-                let key = ConfigValue(node: keyNode, path: value.path, file: value.file)
-                let name = try key.nonEmptyString()
-                let entry = ConfigValue(node: valueNode, path: "\(value.path).\(name)", file: value.file)
-                try key.checkHeaderName(name)
-                let headerValue = try entry.headerText()
-                try entry.checkHeaderSize(name: name, value: headerValue)
-                let reserved = ["content-type", "content-length", "idempotency-key", "host", "connection"]
-                guard !reserved.contains(name.lowercased()) else {
-                    throw key.error("\(name) is set by netvigil and cannot be configured")
-                }
-                headers.append(AlertHeader(name: name, value: headerValue))
-            }
+        if let value = mapping["headers"] { headers = try AlertHeader.list(reading: value) }
+    }
+
+    /// The http(s) URL of `value`, or an error naming it.
+    static func httpURL(_ value: ConfigValue) throws -> URL {
+        let text = try value.nonEmptyString()
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty else {
+            throw value.error("expected an http:// or https:// URL")
         }
+        return url
     }
 }
 

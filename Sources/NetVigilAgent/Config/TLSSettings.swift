@@ -19,6 +19,8 @@ public struct TLSSettings: Sendable {
     public var trustStore: TrustStore?
     /// Extra CA paths (kept for the summary).
     public var caPaths: [String]
+    /// Whether the system roots are trusted (`system_roots`, default true).
+    public var systemRoots: Bool
     /// The TLS client settings.
     public var tls: TLSConfiguration
 
@@ -27,6 +29,7 @@ public struct TLSSettings: Sendable {
         policy = nil
         trustStore = nil
         caPaths = []
+        systemRoots = true
         tls = TLSConfiguration()
     }
 
@@ -35,7 +38,18 @@ public struct TLSSettings: Sendable {
         self.init()
         let mapping = try value.mapping(allowedKeys: Self.policyKeys + Self.connectionKeys)
         policy = try Self.policy(from: mapping)
-        var systemRoots = true
+        try readConnection(mapping, of: value)
+    }
+
+    /// Reads a `tls:` mapping with the connection keys only (`ca`, `system_roots`, `min_version`), e.g. an
+    /// Alertmanager sink's.
+    init(readingConnection value: ConfigValue) throws {
+        self.init()
+        try readConnection(value.mapping(allowedKeys: Self.connectionKeys), of: value)
+    }
+
+    /// The connection keys of `mapping`: trust anchors (built and checked now) and the lowest TLS version.
+    private mutating func readConnection(_ mapping: ConfigMapping, of value: ConfigValue) throws {
         if let item = mapping["system_roots"] { systemRoots = try item.bool() }
         if let item = mapping["ca"] {
             caPaths = try item.stringList().map(item.resolvedPath)

@@ -70,7 +70,8 @@ struct RunCommand: AsyncParsableCommand {
                 logger.error("cannot restore alert state; firing alerts may be sent again", metadata: ["error": "\(error)"])
             }
             let dispatcher = AlertDispatcher(store: store, configuration: configuration.alerts,
-                                             logger: Logger(label: "netvigil.alerts"), metrics: metrics.agent, writer: writer)
+                                             logger: Logger(label: "netvigil.alerts"), metrics: metrics.agent, writer: writer,
+                                             firing: { alerts.firing() })
             let pipeline = ProbePipeline(
                 prober: HTTPProber(), writer: writer, states: states, events: events, alerts: alerts,
                 metrics: metrics.agent, reachability: monitor, alertsCommitted: { dispatcher.wake() },

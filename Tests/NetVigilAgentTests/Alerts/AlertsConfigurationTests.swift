@@ -113,11 +113,11 @@ final class AlertsConfigurationTests: XCTestCase {
         assertError("alerts:\n  sinks: { pager: { webhook: { url: http://x/ } } }\n",
                     "netvigil.yml:2:10: alerts.sinks: expected a list, got a mapping")
         assertError("alerts:\n  sinks:\n    - pager\n",
-                    "netvigil.yml:3:7: alerts.sinks[0]: expected a mapping of name, webhook, exec, got a single value")
+                    "netvigil.yml:3:7: alerts.sinks[0]: expected a mapping of name, webhook, exec, alertmanager, got a single value")
         assertError("alerts:\n  sinks:\n    - { name: pager, webhook: http://127.0.0.1:9000/hook }\n",
                     "netvigil.yml:3:31: alerts.sinks[0].webhook: expected a mapping of url, timeout, headers, got a single value")
         assertError("alerts:\n  sinks:\n    - { name: pager }\n",
-                    "netvigil.yml:3:7: alerts.sinks[0]: sink \"pager\" needs webhook: {url: ...} or exec: {command: [...]}")
+                    "netvigil.yml:3:7: alerts.sinks[0]: sink \"pager\" needs webhook: {url: ...}, exec: {command: [...]} or alertmanager: {url: ...}")
         assertError("alerts:\n  sinks:\n    - { name: pager, webhook: { url: http://a/ }, exec: { command: [true] } }\n",
                     "netvigil.yml:3:57: alerts.sinks[0].exec: a sink is either webhook or exec, not both")
         assertError("alerts:\n  sinks:\n    - { webhook: { url: http://a/ } }\n",
