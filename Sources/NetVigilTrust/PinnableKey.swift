@@ -61,15 +61,7 @@ public struct PinnableKey: Sendable, Hashable {
         }
         guard let key else { return nil }
         defer { EVP_PKEY_free(key) }
-        var out: UnsafeMutablePointer<UInt8>? = nil
-        let length = cossl_EVP_PKEY_spki_der(key, &out)
-        guard length > 0, let out else { return nil }
-        defer { cossl_OPENSSL_free(out) }
-        var digest = Data(count: 32)
-        let ok = digest.withUnsafeMutableBytes { md in
-            cossl_sha256(out, Int(length), md.baseAddress!.assumingMemoryBound(to: UInt8.self))
-        }
-        guard ok == 1 else { return nil }
+        guard let digest = X509Handle.sha256(ofOpenSSLBuffer: { cossl_EVP_PKEY_spki_der(key, &$0) }) else { return nil }
         let info = PublicKeyInfo(type: EVP_PKEY_get_base_id(key), bits: Int(EVP_PKEY_get_bits(key)),
                                  curveNID: cossl_EVP_PKEY_ec_curve_nid(key))
         let kinds: [Int32: Kind] = [COSSL_KEY_PRIVATE: .privateKey, COSSL_KEY_PUBLIC: .publicKey,

@@ -6,7 +6,7 @@ extension ProbeCommand {
     /// `--target NAME` of `--config FILE`: the request and probe configuration exactly as the daemon builds them, with
     /// only `--timeout` and the address-family flags applied on top.
     func configuredTarget() throws -> (ProbeRequest, ProbeConfiguration) {
-        let probeTarget = try ConfiguredTarget.find(target, config: config)
+        let probeTarget = try targetOptions.find()
         let conflicting = givenRequestOptions + policyOptions.givenOptions
         if let first = conflicting.first {
             throw CLIFailure(.usage, "\(first) cannot be combined with --target: the target's configuration decides it")

@@ -23,11 +23,7 @@ struct ProbeCommand: AsyncParsableCommand {
     @Argument(help: "http:// or https:// URL (or give --config and --target).")
     var url: String?
 
-    @Option(name: .long, help: "The daemon's YAML configuration file, for --target.")
-    var config: String?
-
-    @Option(name: .long, help: "Probe this target of --config as the daemon does.")
-    var target: String?
+    @OptionGroup var targetOptions: ConfiguredTargetOptions
 
     @Option(name: .long, help: "GET, HEAD, POST, PUT, PATCH or DELETE (default GET).")
     var method: String?
@@ -99,7 +95,7 @@ struct ProbeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withCLIFailureHandling {
-            let (request, configuration) = try target == nil ? build() : configuredTarget()
+            let (request, configuration) = try targetOptions.isGiven ? configuredTarget() : build()
             let result = await HTTPProber().probe(request, configuration: configuration)
             if json {
                 print(try TrustOutput.json(result), terminator: "")
@@ -112,7 +108,6 @@ struct ProbeCommand: AsyncParsableCommand {
 
     private func build() throws -> (ProbeRequest, ProbeConfiguration) {
         guard let url else { throw CLIFailure(.usage, "give a URL, or --config FILE --target NAME") }
-        if config != nil { throw CLIFailure(.usage, "--config needs --target NAME (or drop --config and give a URL)") }
         let method = self.method ?? "GET"
         let httpMethod = HTTPMethod(rawValue: method.uppercased())
         guard ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"].contains(method.uppercased()) else {

@@ -25,11 +25,7 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Host name or IP address to check the leaf against (default with --target: its host).")
     var host: String?
 
-    @Option(name: .long, help: "The daemon's YAML configuration file, for --target.")
-    var config: String?
-
-    @Option(name: .long, help: "Judge under this target's TLS policy and anchors from --config.")
-    var target: String?
+    @OptionGroup var targetOptions: ConfiguredTargetOptions
 
     @OptionGroup var policyOptions: TrustPolicyOptions
 
@@ -80,11 +76,11 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
 
     /// Host, policy and anchors: from the options, or from `--target` of `--config`.
     private func setting(pinsExpire: Date?) throws -> (String, SecurityPolicy, TrustStore) {
-        guard target != nil || config != nil else {
+        guard targetOptions.isGiven else {
             guard let host else { throw CLIFailure(.usage, "give --host NAME, or --config FILE --target NAME") }
             return (host, try policyOptions.policy(pinsExpire: pinsExpire), try policyOptions.trustStore())
         }
-        let probeTarget = try ConfiguredTarget.find(target, config: config)
+        let probeTarget = try targetOptions.find()
         let conflicting = policyOptions.givenOptions + (self.pinsExpire == nil ? [] : ["--pins-expire"])
         if let first = conflicting.first {
             throw CLIFailure(.usage, "\(first) cannot be combined with --target: the target's configuration decides it")
