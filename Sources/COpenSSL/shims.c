@@ -72,8 +72,9 @@ int cossl_X509_key_type(X509 *x) {
     return key == NULL ? NID_undef : EVP_PKEY_get_base_id(key);
 }
 
-int cossl_X509_ec_curve_nid(X509 *x) {
-    EVP_PKEY *key = X509_get0_pubkey(x);
+int cossl_X509_ec_curve_nid(X509 *x) { return cossl_EVP_PKEY_ec_curve_nid(X509_get0_pubkey(x)); }
+
+int cossl_EVP_PKEY_ec_curve_nid(const EVP_PKEY *key) {
     if (key == NULL || EVP_PKEY_get_base_id(key) != EVP_PKEY_EC) return NID_undef;
     char name[80];
     size_t len = 0;

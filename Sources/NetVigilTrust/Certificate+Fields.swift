@@ -37,6 +37,24 @@ public struct PublicKeyInfo: Sendable, Hashable, Codable, CustomStringConvertibl
         if let curve { return "\(algorithm) \(curve)" }
         return "\(algorithm) \(bits)"
     }
+
+    /// Names an OpenSSL key type (`EVP_PKEY_get_base_id`) and EC curve NID.
+    init(type: Int32, bits: Int, curveNID: Int32) {
+        switch type {
+        case EVP_PKEY_RSA, EVP_PKEY_RSA_PSS: algorithm = "RSA"
+        case EVP_PKEY_EC: algorithm = "EC"
+        case EVP_PKEY_ED25519: algorithm = "Ed25519"
+        case EVP_PKEY_ED448: algorithm = "Ed448"
+        case EVP_PKEY_DSA: algorithm = "DSA"
+        default: algorithm = type == NID_undef ? "unknown" : String(cString: OBJ_nid2sn(type))
+        }
+        self.bits = bits
+        if type == EVP_PKEY_EC, curveNID != NID_undef {
+            curve = EC_curve_nid2nist(curveNID).map { String(cString: $0) } ?? String(cString: OBJ_nid2sn(curveNID))
+        } else {
+            curve = nil
+        }
+    }
 }
 
 extension Certificate {
@@ -96,29 +114,8 @@ extension Certificate {
 
     /// The subject public key algorithm and size.
     public var publicKey: PublicKeyInfo {
-        let type = cossl_X509_key_type(handle.pointer)
-        let bits = Int(cossl_X509_key_bits(handle.pointer))
-        let algorithm: String
-        switch type {
-        case EVP_PKEY_RSA, EVP_PKEY_RSA_PSS: algorithm = "RSA"
-        case EVP_PKEY_EC: algorithm = "EC"
-        case EVP_PKEY_ED25519: algorithm = "Ed25519"
-        case EVP_PKEY_ED448: algorithm = "Ed448"
-        case EVP_PKEY_DSA: algorithm = "DSA"
-        default: algorithm = type == NID_undef ? "unknown" : String(cString: OBJ_nid2sn(type))
-        }
-        var curve: String? = nil
-        if type == EVP_PKEY_EC {
-            let nid = cossl_X509_ec_curve_nid(handle.pointer)
-            if nid != NID_undef {
-                if let nist = EC_curve_nid2nist(nid) {
-                    curve = String(cString: nist)
-                } else {
-                    curve = String(cString: OBJ_nid2sn(nid))
-                }
-            }
-        }
-        return PublicKeyInfo(algorithm: algorithm, bits: bits, curve: curve)
+        PublicKeyInfo(type: cossl_X509_key_type(handle.pointer), bits: Int(cossl_X509_key_bits(handle.pointer)),
+                      curveNID: cossl_X509_ec_curve_nid(handle.pointer))
     }
 
     /// The signature algorithm, OpenSSL long name (`sha256WithRSAEncryption`, `ecdsa-with-SHA256`, `ED25519`).

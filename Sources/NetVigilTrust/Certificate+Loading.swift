@@ -45,6 +45,11 @@ extension Certificate {
 
     /// Loads the certificates of one file (DER, PEM or PEM bundle).
     public static func load(contentsOf path: String) throws(CertificateError) -> [Certificate] {
+        try parse(try contents(ofFile: path), source: path)
+    }
+
+    /// The bytes of a file that should hold certificates, keys or CSRs (`unreadable` when missing, a directory or unreadable).
+    public static func contents(ofFile path: String) throws(CertificateError) -> Data {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw .unreadable(path: path, reason: "no such file")
@@ -56,7 +61,7 @@ extension Certificate {
         } catch {
             throw .unreadable(path: path, reason: "cannot be read (\(Self.reason(error)))")
         }
-        return try parse(data, source: path)
+        return data
     }
 
     /// Loads certificates from files and directories; a directory contributes its `.cer`, `.der`, `.crt` and

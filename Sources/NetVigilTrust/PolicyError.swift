@@ -43,8 +43,8 @@ public enum PolicyWarning: Sendable, Hashable, Codable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .noBackupPin(let count):
-            return "enforcing policy has \(count) pin\(count == 1 ? "" : "s"): configure a backup pin (a key not yet in use) "
-                + "so that a key rotation does not fail every connection"
+            return "enforcing policy has \(count) pin\(count == 1 ? "" : "s"): configure a backup pin (a key not yet in use; "
+                + "`netvigil pin KEY-or-CSR` prints its pin) so that a key rotation does not fail every connection"
         }
     }
 }

@@ -91,8 +91,14 @@ final class X509Handle: @unchecked Sendable {
     }
 
     static func spkiDigest(_ x509: OpaquePointer) -> Data? {
+        sha256(ofOpenSSLBuffer: { cossl_X509_spki_der(x509, &$0) })
+    }
+
+    /// SHA-256 of the bytes an OpenSSL `i2d`-style call allocates (`encode` stores the buffer and returns its length);
+    /// frees the buffer. Nil when encoding or hashing fails.
+    static func sha256(ofOpenSSLBuffer encode: (inout UnsafeMutablePointer<UInt8>?) -> Int32) -> Data? {
         var out: UnsafeMutablePointer<UInt8>? = nil
-        let length = cossl_X509_spki_der(x509, &out)
+        let length = encode(&out)
         guard length > 0, let out else { return nil }
         defer { cossl_OPENSSL_free(out) }
         var digest = Data(count: 32)

@@ -48,4 +48,38 @@ final class CheckConfigCommandTests: XCTestCase {
         XCTAssertEqual(try ProcessRunner.run(["no-such-command"]).status, 64)
         XCTAssertEqual(try ProcessRunner.run(["run", "--bogus"]).status, 64)
     }
+
+    func testPinsThatAreACAKeyAreExplained() throws {
+        let directory = try TemporaryDirectory()
+        func sh(_ script: String) throws -> String {
+            let result = try ProcessRunner.run(["-c", script], executable: URL(fileURLWithPath: "/bin/sh"), currentDirectory: directory.url)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let pinOf = "openssl x509 -pubkey -noout | openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary | base64"
+        _ = try sh("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca.key -subj '/CN=Pin Test CA' "
+                   + "-days 2 -out ca.pem 2>/dev/null")
+        let caPin = "sha256/" + (try sh("cat ca.pem | \(pinOf)"))
+        let rootFile = "/etc/ssl/certs/ca-certificates.crt"
+        let rootPin = "sha256/" + (try sh("awk '/BEGIN CERT/{p=1} p{print} /END CERT/{exit}' \(rootFile) | \(pinOf)"))
+        let rootSubject = try sh("awk '/BEGIN CERT/{p=1} p{print} /END CERT/{exit}' \(rootFile) | openssl x509 -noout -subject -nameopt RFC2253")
+            .replacingOccurrences(of: "subject=", with: "")
+        let leafPin = "sha256/" + Data(repeating: 7, count: 32).base64EncodedString()
+        let config = try directory.write("netvigil.yml", """
+            storage: { path: n.sqlite }
+            targets:
+              - { name: private, url: "https://a.example.test/", tls: { pins: ["\(caPin)", "\(leafPin)"], ca: [\(directory.path("ca.pem"))] } }
+              - { name: public, url: "https://b.example.test/", tls: { pins: ["\(rootPin)", "\(leafPin)"] } }
+              - { name: leaf, url: "https://c.example.test/", tls: { pins: ["\(leafPin)", "\(caPin)"] } }
+            """)
+        let result = try ProcessRunner.run(["check-config", config])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let notes = result.stdout.components(separatedBy: "\n").filter { $0.contains("note:") }
+        XCTAssertEqual(notes, [
+            "      note: \(caPin) is the key of the CA CN=Pin Test CA: it matches any certificate that CA issues, for any host, "
+                + "not only a.example.test's",
+            "      note: \(rootPin) is the key of the CA \(rootSubject): it matches any certificate that CA issues, for any host, "
+                + "not only b.example.test's",
+        ], result.stdout + "\n(the CA of `leaf` is neither configured nor a system root: no note)")
+    }
 }

@@ -37,6 +37,16 @@ final class ExportCommandTests: XCTestCase {
         let lines = filtered.stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 1 + 5, "header + api probes at minutes 0, 2, 4, 6, 8")
         try SchemaValidator.assertValid(text: filtered.stdout, ndjson: true)
+
+        for (singular, plural) in [("probe", "probes"), ("alert", "alerts"), ("Reachability", "reachability")] {
+            let one = try ProcessRunner.run(["export", "--db", db, "--format", "ndjson", "--kind", singular, "--until", "2026-11-18T11:16:40Z"])
+            let many = try ProcessRunner.run(["export", "--db", db, "--format", "ndjson", "--kind", plural, "--until", "2026-11-18T11:16:40Z"])
+            XCTAssertEqual(one.status, 0, one.stderr)
+            // The header differs in exported_at only; the rows are the same.
+            XCTAssertEqual(one.stdout.split(separator: "\n").dropFirst(), many.stdout.split(separator: "\n").dropFirst(),
+                           "--kind \(singular) is --kind \(plural)")
+            XCTAssertTrue(one.stdout.contains("\"kinds\":[\"\(plural)\"]"), one.stdout)
+        }
     }
 
     func testBadInputGivesOneLineAndTheRightExitCode() async throws {

@@ -7,7 +7,7 @@ final class StatusCommandTests: XCTestCase {
     private static let token = "status-token-7f3a"
 
     /// Starts a process whose output goes to `log`; killed at teardown.
-    private func start(_ executable: URL, _ arguments: [String], in directory: TemporaryDirectory, log: String) throws -> Process {
+    func start(_ executable: URL, _ arguments: [String], in directory: TemporaryDirectory, log: String) throws -> Process {
         let path = directory.path(log)
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         let process = Process()
@@ -27,8 +27,11 @@ final class StatusCommandTests: XCTestCase {
         return process
     }
 
-    /// A daemon with one target (`web`, probed every second) and a token; returns the feed URL and token file.
-    private func startDaemon(_ directory: TemporaryDirectory) throws -> (feed: String, tokenFile: String) {
+    /// A daemon with one target (`web`, probed every second) plus `extraTargets` (YAML list items) and a token; returns
+    /// the feed URL, the token file and the configuration file.
+    private func startDaemon(_ directory: TemporaryDirectory, extraTargets: String = "")
+        throws -> (feed: String, tokenFile: String, config: String)
+    {
         let webPort = ProcessRunner.freePort()
         _ = try directory.write("index.html", "hello\n")
         _ = try start(URL(fileURLWithPath: "/usr/bin/python3"), ["-m", "http.server", "\(webPort)", "--bind", "127.0.0.1"],
@@ -41,6 +44,7 @@ final class StatusCommandTests: XCTestCase {
             reachability: { targets: [127.0.0.1] }
             targets:
               - { name: web, url: "http://127.0.0.1:\(webPort)/", interval: 1s }
+            \(extraTargets)
             """)
         let daemon = try start(ProcessRunner.binary, ["run", "--config", config], in: directory, log: "daemon.log")
         let deadline = Date().addingTimeInterval(30)
@@ -50,12 +54,12 @@ final class StatusCommandTests: XCTestCase {
             if let (status, _) = try? ProcessRunner.curl("http://127.0.0.1:\(port)/healthz"), status == 200 { break }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        return ("http://127.0.0.1:\(port)", tokenFile)
+        return ("http://127.0.0.1:\(port)", tokenFile, config)
     }
 
     func testTableAndJSONFromARunningDaemon() throws {
         let directory = try TemporaryDirectory()
-        let (feed, tokenFile) = try startDaemon(directory)
+        let (feed, tokenFile, _) = try startDaemon(directory)
 
         // Wait until the first probe of `web` shows up.
         var result = try ProcessRunner.run(["status", "--feed", feed, "--token-file", tokenFile])
@@ -70,12 +74,12 @@ final class StatusCommandTests: XCTestCase {
         XCTAssertTrue(lines[0].hasPrefix("netvigil 0.") && lines[0].contains("at \(feed), up "), result.stdout)
         let header = try XCTUnwrap(lines.first { $0.hasPrefix("TARGET") }, result.stdout)
         XCTAssertEqual(header.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " "),
-                       "TARGET STATUS LAST PROBE HTTP PIN DAYS LEFT ALERTS")
+                       "TARGET STATUS LAST PROBE HTTP PIN DAYS LEFT ALERTS REASON")
         let row = try XCTUnwrap(lines.first { $0.hasPrefix("web ") }, result.stdout)
         let cells = row.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         XCTAssertEqual(cells[1], "up", row)
         XCTAssertTrue(row.contains(" ago") || row.contains("just now"), row)
-        XCTAssertEqual(cells.suffix(4), ["200", "-", "-", "-"], "http, pin (plain HTTP), days left, alerts: \(row)")
+        XCTAssertEqual(cells.suffix(5), ["200", "-", "-", "-", "-"], "http, pin (plain HTTP), days left, alerts, reason: \(row)")
         // Columns line up under the header.
         XCTAssertEqual(row.range(of: "200").map { row.distance(from: row.startIndex, to: $0.lowerBound) },
                        header.range(of: "HTTP").map { header.distance(from: header.startIndex, to: $0.lowerBound) })
@@ -94,7 +98,7 @@ final class StatusCommandTests: XCTestCase {
 
     func testErrorsAreOneLineWithDistinctExitCodes() throws {
         let directory = try TemporaryDirectory()
-        let (feed, tokenFile) = try startDaemon(directory)
+        let (feed, tokenFile, _) = try startDaemon(directory)
         let wrong = try directory.write("wrong", "not-the-token\n")
         let empty = try directory.write("empty", "\n")
         let nobody = "http://127.0.0.1:\(ProcessRunner.freePort())"
@@ -115,5 +119,38 @@ final class StatusCommandTests: XCTestCase {
             XCTAssertEqual(result.stdout, "", "\(arguments)")
             XCTAssertFalse(result.stderr.contains(Self.token), "the token is never printed")
         }
+    }
+
+    func testConfigSuppliesFeedAndTokenAndCheckFailsOnADownTarget() throws {
+        let directory = try TemporaryDirectory()
+        let refused = ProcessRunner.freePort()
+        let (_, _, config) = try startDaemon(directory, extraTargets: """
+              - { name: gone, url: "http://127.0.0.1:\(refused)/", interval: 1s }
+            """)
+        var result = try ProcessRunner.run(["status", "--config", config, "--check", "--timeout", "2s"])
+        let deadline = Date().addingTimeInterval(20)
+        while !(result.stdout.contains("connectRefused") && result.stdout.contains(" 200 ")) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+            result = try ProcessRunner.run(["status", "--config", config, "--check", "--timeout", "2s"])
+        }
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("netvigil: check failed: 1 target down (gone)"), result.stderr)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        let row = try XCTUnwrap(result.stdout.components(separatedBy: "\n").first { $0.hasPrefix("gone ") }, result.stdout)
+        XCTAssertEqual(row.split(separator: " ").last, "connectRefused", row)
+        XCTAssertFalse(result.stdout.contains(Self.token))
+
+        let plain = try ProcessRunner.run(["status", "--config", config])
+        XCTAssertEqual(plain.status, 0, "without --check a down target is not a failure: \(plain.stderr)")
+        let overridden = try ProcessRunner.run(["status", "--config", config, "--feed", "http://127.0.0.1:\(refused)"])
+        XCTAssertEqual(overridden.status, 74, "--feed wins over the configuration: \(overridden.stderr)")
+        let wrong = try directory.write("wrong", "not-the-token\n")
+        let wrongToken = try ProcessRunner.run(["status", "--config", config, "--token-file", wrong])
+        XCTAssertEqual(wrongToken.status, 77, "--token-file wins over the configuration")
+        let badTimeout = try ProcessRunner.run(["status", "--config", config, "--timeout", "soon"])
+        XCTAssertEqual(badTimeout.status, 64)
+        XCTAssertEqual(badTimeout.stderr, "netvigil: --timeout: expected a positive duration such as 2s, 500ms or 1m, got \"soon\"\n")
+        let broken = try directory.write("broken.yml", "feed: { listen: nowhere }\n")
+        XCTAssertEqual(try ProcessRunner.run(["status", "--config", broken]).status, 78)
     }
 }

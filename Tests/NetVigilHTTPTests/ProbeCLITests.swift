@@ -75,4 +75,16 @@ final class ProbeCLITests: XCTestCase {
         let refused = try netvigil(["pin", "https://127.0.0.1:\(freePort())"])
         XCTAssertEqual(refused.status, 1)
     }
+
+    func testPinPEMPrintsTheServedChainForTrustEvaluate() throws {
+        let result = try netvigil(["pin", "https://localhost:\(nginx.tls13Port)", "--pem", "--ca", pki.path("ca.crt")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("-----BEGIN CERTIFICATE-----\n"), result.stdout)
+        let chain = pki.path("served-chain.pem")
+        try result.stdout.write(toFile: chain, atomically: true, encoding: .utf8)
+        let evaluated = try netvigil(["trust", "evaluate", "--chain", chain, "--host", "localhost", "--ca", pki.path("ca.crt"),
+                                      "--no-system-roots"])
+        XCTAssertEqual(evaluated.status, 0, evaluated.stdout + evaluated.stderr)
+        XCTAssertTrue(evaluated.stdout.hasPrefix("verdict: trusted"), evaluated.stdout)
+    }
 }

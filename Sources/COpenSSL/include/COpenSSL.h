@@ -77,6 +77,22 @@ int cossl_X509_serial_hex(const X509 *x, char *buf, int size);
 /// The first commonName of `x`'s subject into `buf`; returns its length or -1.
 int cossl_X509_subject_common_name(const X509 *x, char *buf, int size);
 
+// MARK: Keys and certificate signing requests (`netvigil pin KEY|CSR`)
+#define COSSL_KEY_ANY 0
+#define COSSL_KEY_PRIVATE 1
+#define COSSL_KEY_PUBLIC 2
+#define COSSL_KEY_RSA_PUBLIC 3
+#define COSSL_KEY_CSR 4
+/// The public key of the DER in `der`: a private key (PKCS#8 or traditional, unencrypted), a SubjectPublicKeyInfo,
+/// a PKCS#1 RSA public key or a certificate signing request, as `kind` says (COSSL_KEY_*); COSSL_KEY_ANY tries them
+/// in that order and stores the kind that decoded in *found. Never prompts for a passphrase. NULL when nothing decodes;
+/// free the result with EVP_PKEY_free.
+EVP_PKEY *cossl_public_key_from_der(const unsigned char *der, size_t len, int kind, int *found);
+/// DER of the SubjectPublicKeyInfo of `key`; returns the length (<= 0 on error), *out is freed with cossl_OPENSSL_free.
+int cossl_EVP_PKEY_spki_der(EVP_PKEY *key, unsigned char **out);
+/// The curve NID of an EC key, or NID_undef.
+int cossl_EVP_PKEY_ec_curve_nid(const EVP_PKEY *key);
+
 // MARK: Public-key decoding (OpenSSL 3.0)
 /// Routes RSA and EC public keys through OpenSSL's built-in (non-provider) key methods, once per process.
 ///

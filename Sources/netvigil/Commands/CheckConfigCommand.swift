@@ -1,12 +1,17 @@
 import ArgumentParser
 import NetVigilAgent
+import NetVigilTrust
 
 /// `netvigil check-config FILE`: validates a configuration file and prints a short summary.
 struct CheckConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-config",
         abstract: "Validate a configuration file and print a summary.",
-        discussion: "Exits 0 when the file is valid, 78 with one located error line otherwise.")
+        discussion: """
+            Warnings and notes follow each target: a policy without a backup pin, and pins that are a CA's key \
+            (a pinned CA certificate, a configured CA or a system root), which match any certificate that CA issues. \
+            Exits 0 when the file is valid, 78 with one located error line otherwise.
+            """)
 
     @Argument(help: "YAML configuration file.")
     var file: String
@@ -23,12 +28,20 @@ struct CheckConfigCommand: AsyncParsableCommand {
             print("  scheduler: concurrency \(configuration.scheduler.concurrency)")
             print("  tls_policies: \(configuration.tlsPolicies.entries.count)")
             print("  targets: \(configuration.targets.targets.count)")
+            var systemRoots: [Certificate]? = nil
             for target in configuration.targets.targets {
                 let policy = target.hostPolicy.policy
                 let pinning = policy.pinning == .none ? "no pinning" : "\(policy.pinning.rawValue) pinning, \(policy.configuredPins.count) pin(s)"
                 print("    \(target.name): \(target.request.method.rawValue) \(target.url) every \(ConfigDuration.format(target.interval)), "
                       + "\(target.isTLS ? pinning : "plain HTTP"), alerts → \(target.alertSinks.isEmpty ? "none" : target.alertSinks.joined(separator: ", "))")
                 for warning in policy.warnings { print("      warning: \(warning)") }
+                guard target.isTLS, !policy.configuredPins.isEmpty else { continue }
+                let store = target.configuration.trustStore
+                if store.usesSystemRoots, systemRoots == nil { systemRoots = TrustStore.systemRootCertificates() }
+                for (pin, authority) in policy.caKeyPins(among: store.anchors + (store.usesSystemRoots ? systemRoots ?? [] : [])) {
+                    print("      note: \(pin) is the key of the CA \(authority.subject): it matches any certificate that CA "
+                          + "issues, for any host, not only \(target.host)'s")
+                }
             }
             print("  alerts: \(configuration.alerts.sinkNames.isEmpty ? "no sinks" : configuration.alerts.sinkNames.joined(separator: ", "))")
         }

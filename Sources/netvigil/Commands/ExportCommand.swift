@@ -20,6 +20,17 @@ struct ExportCommand: AsyncParsableCommand {
 
     enum KindOption: String, ExpressibleByArgument, CaseIterable {
         case probes, reachability, alerts, all
+
+        /// The plural names, and the singular ones (`probe`, `alert`) as export rows name their kind.
+        init?(argument: String) {
+            switch argument.lowercased() {
+            case "probe", "probes": self = .probes
+            case "reachability": self = .reachability
+            case "alert", "alerts": self = .alerts
+            case "all": self = .all
+            default: return nil
+            }
+        }
     }
 
     @Option(name: .long, help: "Database file (default: storage.path of --config, or the built-in configuration).")
@@ -37,7 +48,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Only this target (repeatable).")
     var target: [String] = []
 
-    @Option(name: .long, help: "Which history: probes, reachability, alerts or all.")
+    @Option(name: .long, help: "Which history: probes, reachability, alerts or all (probe and alert also work).")
     var kind: KindOption = .all
 
     @Option(name: .long, help: "json (one document) or ndjson (one object per line).")

@@ -3,19 +3,22 @@ import Foundation
 import NetVigilHTTP
 import NetVigilTrust
 
-/// `netvigil pin FILE...|https://HOST[:PORT]`: the SPKI pins of certificate files or of the chain a server serves.
+/// `netvigil pin FILE...|https://HOST[:PORT]`: the SPKI pins of certificates, keys and CSRs, or of the chain a server serves.
 struct PinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pin",
-        abstract: "Print subject, issuer, expiry, SPKI pin (sha256/...) and SHA-256 of certificate files.",
+        abstract: "Print the SPKI pin (sha256/...) of certificates, private or public keys and CSRs, or of a server's chain.",
         discussion: """
-            FILE is DER, PEM or a PEM bundle (every certificate is listed), or a directory of .pem/.crt/.cer/.der \
-            files; https://HOST[:PORT] connects and lists the served chain (also when it is not trusted; \
-            --ca adds anchors for the verdict shown). The pin is base64(SHA-256(DER SubjectPublicKeyInfo)) as used by `pins:` in policies. \
-            Exit codes: 66 missing or unreadable file, 65 not a certificate.
+            FILE is DER or PEM: a certificate or bundle (subject, issuer, expiry, pin and SHA-256 of each), a private \
+            key, a public key or a certificate signing request (the pin a certificate for that key will have: compute \
+            a backup pin before the key is in use; encrypted keys are refused, pin their public key), or a directory of \
+            .pem/.crt/.cer/.der certificates. https://HOST[:PORT] connects and lists the served chain (also when it is \
+            not trusted; --ca adds anchors for the verdict shown); with --pem it prints that chain as PEM, for \
+            `netvigil trust evaluate --chain`. The pin is base64(SHA-256(DER SubjectPublicKeyInfo)) as used by \
+            `pins:` in policies. Exit codes: 66 missing or unreadable file, 65 not a certificate, key or CSR, 64 usage.
             """)
 
-    @Argument(help: "Certificate files or directories, or https://HOST[:PORT].")
+    @Argument(help: "Certificate, key or CSR files, directories of certificates, or https://HOST[:PORT].")
     var files: [String]
 
     @Option(name: .long, help: "Extra trust anchors for https:// targets (repeatable).")
@@ -24,17 +27,42 @@ struct PinCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print a JSON array instead of text.")
     var json = false
 
+    @Flag(name: .long, help: "Print the certificates (the served chain of https://...) as PEM, leaf first.")
+    var pem = false
+
+    /// One listed certificate, key or CSR.
     struct Entry: Encodable {
+        enum Item {
+            case certificate(Certificate)
+            case key(PinnableKey)
+        }
+
         let file: String
         let index: Int
-        let certificate: CertificateSummary
+        let item: Item
 
         func encode(to encoder: any Encoder) throws {
-            // Flatten: {"file", "index", "subject", "issuer", "not_after", "pin", "sha256", ...}
+            // Flatten: {"file", "index", "kind", "subject", "issuer", "not_after", "pin", "sha256", ...}
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(file, forKey: Key("file"))
             try container.encode(index, forKey: Key("index"))
-            try certificate.encode(to: encoder)
+            switch item {
+            case .certificate(let certificate):
+                try container.encode("certificate", forKey: Key("kind"))
+                try CertificateSummary(certificate).encode(to: encoder)
+            case .key(let key):
+                try container.encode(key.kind.rawValue, forKey: Key("kind"))
+                try container.encode(key.publicKey.description, forKey: Key("key"))
+                try container.encode(key.spkiPin.description, forKey: Key("pin"))
+            }
+        }
+
+        /// Lines for people.
+        var text: String {
+            switch item {
+            case .certificate(let certificate): return TrustOutput.describe(certificate, index: index)
+            case .key(let key): return "  [\(index)] \(key.kind.label) (\(key.publicKey))\n      pin:        \(key.spkiPin)"
+            }
         }
 
         struct Key: CodingKey {
@@ -47,32 +75,57 @@ struct PinCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("give at least one certificate FILE") }
+        if files.isEmpty { throw ValidationError("give at least one certificate, key or CSR FILE, or https://HOST") }
+        if json && pem { throw ValidationError("--json and --pem exclude each other") }
     }
 
     func run() async throws {
         try await withCLIFailureHandling {
-            var entries: [Entry] = []
-            var perFile: [(String, [Certificate])] = []
+            var perFile: [(file: String, entries: [Entry])] = []
             for file in files {
-                let certificates = file.lowercased().hasPrefix("https://")
-                    ? try await Self.servedChain(file, ca: ca)
-                    : try TrustOutput.loadCertificates(file, option: nil)
-                perFile.append((file, certificates))
-                entries += certificates.enumerated().map { Entry(file: file, index: $0.offset, certificate: CertificateSummary($0.element)) }
+                let items = file.lowercased().hasPrefix("https://")
+                    ? try await Self.servedChain(file, ca: ca).map(Entry.Item.certificate)
+                    : try Self.items(file)
+                perFile.append((file, items.enumerated().map { Entry(file: file, index: $0.offset, item: $0.element) }))
             }
-            if json {
-                print(try TrustOutput.json(entries), terminator: "")
-                return
+            if pem {
+                let certificates = perFile.flatMap(\.entries).compactMap { entry -> Certificate? in
+                    if case .certificate(let certificate) = entry.item { return certificate }
+                    return nil
+                }
+                guard !certificates.isEmpty else { throw CLIFailure(.dataError, "--pem: no certificate to print (keys and CSRs have no PEM chain)") }
+                print(certificates.map(\.pem).joined(), terminator: "")
+            } else if json {
+                print(try TrustOutput.json(perFile.flatMap(\.entries)), terminator: "")
+            } else {
+                print(perFile.map { (["\($0.file):"] + $0.entries.map(\.text)).joined(separator: "\n") }.joined(separator: "\n"))
             }
-            var blocks: [String] = []
-            for (file, certificates) in perFile {
-                var lines = ["\(file):"]
-                lines += certificates.enumerated().map { TrustOutput.describe($0.element, index: $0.offset) }
-                blocks.append(lines.joined(separator: "\n"))
-            }
-            print(blocks.joined(separator: "\n"))
         }
+    }
+
+    /// The certificates, then the keys and CSRs, of a file (a directory: its certificates).
+    static func items(_ path: String) throws -> [Entry.Item] {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return try TrustOutput.loadCertificates(path, option: nil).map(Entry.Item.certificate)
+        }
+        let certificates: [Certificate], keys: [PinnableKey]
+        do {
+            let data = try Certificate.contents(ofFile: path)
+            keys = try PinnableKey.parse(data, source: path)
+            do {
+                certificates = try Certificate.parse(data, source: path)
+            } catch .noCertificates, .invalidDER {
+                certificates = []
+            }
+        } catch {
+            if case .unreadable = error { throw CLIFailure(.noInput, "\(error)") }
+            throw CLIFailure(.dataError, "\(error)")
+        }
+        if certificates.isEmpty && keys.isEmpty {
+            throw CLIFailure(.dataError, "\(path): not a certificate, private key, public key or CSR (DER or PEM)")
+        }
+        return certificates.map(Entry.Item.certificate) + keys.map(Entry.Item.key)
     }
 
     /// Connects to `url` and returns the served chain, trusted or not (exit 1 when no chain arrives).

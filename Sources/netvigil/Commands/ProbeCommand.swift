@@ -5,22 +5,28 @@ import NetVigilAgent
 import NetVigilHTTP
 import NetVigilTrust
 
-/// `netvigil probe URL`: one probe through the full request stack, as the daemon runs it.
+/// `netvigil probe URL` or `netvigil probe --config FILE --target NAME`: one probe through the full request stack, as
+/// the daemon runs it.
 struct ProbeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "Probe one URL: resolve, connect, TLS with trust evaluation, request, response checks, phase timings.",
+        abstract: "Probe one URL or configured target: resolve, connect, TLS with trust evaluation, request, response checks, phase timings.",
         discussion: """
             The request is only sent after the served chain is trusted under the policy flags (as in \
-            `netvigil trust evaluate`). DURATION: 500ms, 10s, 5m, 72h, 30d. --expect-json takes 'PATH == VALUE' \
-            with PATH like $.a.b[0] and VALUE JSON (or a bare string). Exit codes: 0 ok, 1 failed, 64 usage.
+            `netvigil trust evaluate`). --config FILE --target NAME probes a target of the daemon's configuration \
+            with its URL, request, TLS policy, anchors and expectations (only --timeout, --json and the address \
+            family flags may be added). DURATION: 500ms, 10s, 5m, 72h, 30d. --expect-json takes 'PATH == VALUE' \
+            with PATH like $.a.b[0] and VALUE JSON (or a bare string). Exit codes: 0 ok, 1 failed, 64 usage, \
+            78 bad configuration.
             """)
 
-    @Argument(help: "http:// or https:// URL.")
-    var url: String
+    @Argument(help: "http:// or https:// URL (or give --config and --target).")
+    var url: String?
 
-    @Option(name: .long, help: "GET, HEAD, POST, PUT, PATCH or DELETE.")
-    var method = "GET"
+    @OptionGroup var targetOptions: ConfiguredTargetOptions
+
+    @Option(name: .long, help: "GET, HEAD, POST, PUT, PATCH or DELETE (default GET).")
+    var method: String?
 
     @Option(name: .long, help: "A request header \"Name: value\" (repeatable; values are never printed).")
     var header: [String] = []
@@ -37,8 +43,8 @@ struct ProbeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "USER:PASS for HTTP basic authentication.")
     var basicAuth: String?
 
-    @Option(name: .long, help: "Whole-probe timeout (DURATION, default 10s).")
-    var timeout = "10s"
+    @Option(name: .long, help: "Whole-probe timeout (DURATION, default 10s or the target's timeout).")
+    var timeout: String?
 
     @Option(name: .long, help: "Acceptable statuses, e.g. 200-299 or 200,204 (default 200-299).")
     var expectStatus: String?
@@ -89,7 +95,7 @@ struct ProbeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withCLIFailureHandling {
-            let (request, configuration) = try build()
+            let (request, configuration) = try targetOptions.isGiven ? configuredTarget() : build()
             let result = await HTTPProber().probe(request, configuration: configuration)
             if json {
                 print(try TrustOutput.json(result), terminator: "")
@@ -101,13 +107,13 @@ struct ProbeCommand: AsyncParsableCommand {
     }
 
     private func build() throws -> (ProbeRequest, ProbeConfiguration) {
+        guard let url else { throw CLIFailure(.usage, "give a URL, or --config FILE --target NAME") }
+        let method = self.method ?? "GET"
         let httpMethod = HTTPMethod(rawValue: method.uppercased())
         guard ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"].contains(method.uppercased()) else {
             throw CLIFailure(.usage, "--method: \(method) is not GET, HEAD, POST, PUT, PATCH or DELETE")
         }
-        if [ip4, ip6, preferIP4, preferIP6].filter({ $0 }).count > 1 {
-            throw CLIFailure(.usage, "--ip4, --ip6, --prefer-ip4 and --prefer-ip6 exclude each other")
-        }
+        try checkAddressFamilyFlags()
         var headers: [(name: String, value: String)] = []
         for text in header {
             guard let colon = text.firstIndex(of: ":") else { throw CLIFailure(.usage, "--header: want \"Name: value\"") }
@@ -147,9 +153,7 @@ struct ProbeCommand: AsyncParsableCommand {
             throw CLIFailure(.usage, "\(error)")
         }
 
-        guard let timeoutSeconds = ProbeDuration.parse(timeout), timeoutSeconds > 0 else {
-            throw CLIFailure(.usage, "--timeout: cannot parse \"\(timeout)\"")
-        }
+        let timeoutSeconds = try timeoutOverride() ?? 10
         var serializer = expectJson.isEmpty ? ResponseSerializer.http : ResponseSerializer.json
         if expectJson.isEmpty == false, expectContentType.isEmpty { serializer.acceptableContentTypes = ResponseSerializer.json.acceptableContentTypes }
         if !expectContentType.isEmpty { serializer.acceptableContentTypes = Set(expectContentType.map { $0.lowercased() }) }
@@ -164,11 +168,11 @@ struct ProbeCommand: AsyncParsableCommand {
             throw CLIFailure(.usage, "--expect-body-matches: invalid regular expression \"\(pattern)\"")
         }
         if let maxResponseTime {
-            guard let value = ProbeDuration.parse(maxResponseTime) else { throw CLIFailure(.usage, "--max-response-time: cannot parse \"\(maxResponseTime)\"") }
+            guard let value = DurationOption.parse(maxResponseTime) else { throw CLIFailure(.usage, "--max-response-time: cannot parse \"\(maxResponseTime)\"") }
             expectations.maxResponseTime = value
         }
         if let minCertValidity {
-            guard let value = ProbeDuration.parse(minCertValidity) else { throw CLIFailure(.usage, "--min-cert-validity: cannot parse \"\(minCertValidity)\"") }
+            guard let value = DurationOption.parse(minCertValidity) else { throw CLIFailure(.usage, "--min-cert-validity: cannot parse \"\(minCertValidity)\"") }
             expectations.minCertificateValidity = value
         }
         let policy = try policyOptions.policy()

@@ -11,64 +11,78 @@ struct StatusCommand: AsyncParsableCommand {
         abstract: "Show a running daemon's targets and reachability (from its feed's /v1/status).",
         discussion: """
             The table shows each target's status, the age of its last probe, the HTTP status, the pin verdict, \
-            the days left on the served certificate and the alerts firing; then the reachability of `default` and \
-            the configured reachability targets. The token is read from --token-file and never printed.
-            Exit codes: 0 ok, 64 bad arguments, 65 the feed's answer is not a status document, 66 unreadable token \
-            file, 74 feed unreachable or answering an error, 77 token missing or rejected.
+            the days left on the served certificate, the alerts firing and the reason of the last failure (its error \
+            kind); then the reachability of `default` and the configured reachability targets. --config FILE takes \
+            the feed address (feed.listen) and token (feed.token or feed.token_file) from the daemon's configuration; \
+            --feed and --token-file override them. The token is never printed. --check (a Nagios-style check) exits \
+            1 when a target is down or an alert fires, naming them on stderr. DURATION: 500ms, 2s, 1m.
+            Exit codes: 0 ok, 1 check failed, 64 bad arguments, 65 the feed's answer is not a status document, 66 \
+            unreadable token file, 74 feed unreachable or answering an error, 77 token missing or rejected, 78 bad \
+            configuration.
             """)
 
-    @Option(name: .long, help: "Base URL of the daemon's feed.")
-    var feed: String = "http://127.0.0.1:9337"
+    @Option(name: .long, help: "Base URL of the daemon's feed (default: from --config, else http://127.0.0.1:9337).")
+    var feed: String?
 
     @Option(name: .customLong("token-file"), help: "File holding the feed's bearer token (feed.token_file).")
     var tokenFile: String?
 
+    @Option(name: .long, help: "The daemon's YAML configuration file: feed address and token from it.")
+    var config: String?
+
+    @Flag(name: .long, help: "Exit 1 when a target is down or an alert fires (Nagios-style check).")
+    var check = false
+
     @Flag(name: .long, help: "Print the /v1/status document as the feed sent it.")
     var json = false
 
-    @Option(name: .long, help: "Seconds to wait for the feed.")
-    var timeout: Double = 10
+    @Option(name: .long, help: "How long to wait for the feed (DURATION, default 10s).")
+    var timeout = "10s"
 
     /// sysexits(3) EX_NOPERM: the feed wants a token we do not have, or refused ours.
     static let permissionDenied: Int32 = 77
 
     func run() async throws {
         try await withCLIFailureHandling {
-            let url = try statusURL()
-            let token = try readToken()
-            let (status, body) = try await fetch(url, token: token)
+            let configured = try config.map { try FeedAccess(configuration: loadConfiguration($0)) }
+            let feed = self.feed ?? configured?.url ?? "http://127.0.0.1:9337"
+            let seconds = try DurationOption.positive(timeout, option: "--timeout") ?? 10
+            let url = try statusURL(feed)
+            let token = try readToken() ?? configured?.token
+            let (status, body) = try await fetch(url, feed: feed, token: token, timeout: seconds)
             switch status {
             case 200:
                 break
             case 401:
                 printError(token == nil
                            ? "the feed at \(feed) requires a bearer token: pass --token-file FILE (the daemon's feed.token_file)"
-                           : "the feed at \(feed) rejected the token from \(tokenFile ?? "--token-file") (missing or wrong token)")
+                           : "the feed at \(feed) rejected the token from \(tokenFile ?? config ?? "--token-file") (missing or wrong token)")
                 throw ExitCode(Self.permissionDenied)
             default:
                 throw CLIFailure(.ioError, "the feed at \(feed) answered HTTP \(status): \(Self.errorText(body))")
             }
+            let document = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
             if json {
                 FileHandle.standardOutput.write(body)
                 if body.last != UInt8(ascii: "\n") { FileHandle.standardOutput.write(Data("\n".utf8)) }
-                return
+                if !check { return }
             }
-            guard let document = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
+            guard let document else {
                 throw CLIFailure(.dataError, "the feed at \(feed) did not answer with a status document (is it a netvigil feed?)")
             }
-            print(StatusTable(document: document, feed: feed, now: Date()).render(), terminator: "")
+            if !json { print(StatusTable(document: document, feed: feed, now: Date()).render(), terminator: "") }
+            if check, let failure = StatusCheck(document: document).failure {
+                throw CLIFailure(.failure, "check failed: \(failure)")
+            }
         }
     }
 
-    private func statusURL() throws -> URL {
+    private func statusURL(_ feed: String) throws -> URL {
         var base = feed
         while base.hasSuffix("/") { base.removeLast() }
         guard let url = URL(string: base + "/v1/status"), let scheme = url.scheme, ["http", "https"].contains(scheme),
               url.host?.isEmpty == false else {
             throw CLIFailure(.usage, "--feed: expected a URL like http://127.0.0.1:9337, got \"\(feed)\"")
-        }
-        guard timeout > 0, timeout.isFinite else {
-            throw CLIFailure(.usage, "--timeout: expected a positive number of seconds, got \(timeout)")
         }
         return url
     }
@@ -89,7 +103,7 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     /// GET through netvigil's own request stack (plain HTTP or TLS with the system roots), no redirects.
-    private func fetch(_ url: URL, token: String?) async throws -> (Int, Data) {
+    private func fetch(_ url: URL, feed: String, token: String?, timeout: TimeInterval) async throws -> (Int, Data) {
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
         let request: ProbeRequest

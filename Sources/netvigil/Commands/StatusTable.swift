@@ -18,7 +18,7 @@ struct StatusTable {
         if targets.isEmpty {
             lines.append("no probe targets")
         } else {
-            var rows = [["TARGET", "STATUS", "LAST PROBE", "HTTP", "PIN", "DAYS LEFT", "ALERTS"]]
+            var rows = [["TARGET", "STATUS", "LAST PROBE", "HTTP", "PIN", "DAYS LEFT", "ALERTS", "REASON"]]
             rows += targets.map(targetRow)
             lines += Self.align(rows)
         }
@@ -56,7 +56,8 @@ struct StatusTable {
         let pin = last?["pin_verdict"] as? String ?? "-"
         let days = (last?["certificate_days_left"] as? Int).map(String.init) ?? "-"
         let alerts = (target["firing_alerts"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
-        return [target["name"] as? String ?? "?", status, age, http, pin, days, alerts.isEmpty ? "-" : alerts.joined(separator: ",")]
+        let reason = last?["error_kind"] as? String ?? "-"
+        return [target["name"] as? String ?? "?", status, age, http, pin, days, alerts.isEmpty ? "-" : alerts.joined(separator: ","), reason]
     }
 
     private func reachabilityLine(_ evaluation: [String: Any]) -> String {

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
+import NetVigilAgent
 import NetVigilTrust
 
-/// `netvigil trust evaluate`: judges a chain file for a host under a policy given by options.
+/// `netvigil trust evaluate`: judges a chain file for a host under a policy given by options or by a configured target.
 struct TrustEvaluateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate",
@@ -10,16 +11,21 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
         discussion: """
             --chain is the chain as a server sends it (PEM bundle, leaf first; or one DER certificate). \
             Anchors are the system roots plus every --ca (file, bundle or directory) unless --no-system-roots. \
+            --config FILE --target NAME takes the host, policy (pins, pin expiry) and anchors of a configured target \
+            instead of the policy options (`netvigil pin https://HOST --pem` saves a served chain). \
             --pinning defaults to publicKey when --pin or --pin-cert is given, else none. \
             TIME for --at: RFC 3339 (2030-01-01T00:00:00Z), a date (2030-01-01), now, +30d / -12h, or @SECONDS. \
-            Exit codes: 0 trusted, 1 untrusted, 64 usage or policy error, 65 not a certificate, 66 missing file.
+            Exit codes: 0 trusted, 1 untrusted, 64 usage or policy error, 65 not a certificate, 66 missing file, \
+            78 bad configuration.
             """)
 
     @Option(name: .long, help: "The served chain (PEM bundle or DER), leaf first.")
     var chain: String
 
-    @Option(name: .long, help: "Host name or IP address to check the leaf against.")
-    var host: String
+    @Option(name: .long, help: "Host name or IP address to check the leaf against (default with --target: its host).")
+    var host: String?
+
+    @OptionGroup var targetOptions: ConfiguredTargetOptions
 
     @OptionGroup var policyOptions: TrustPolicyOptions
 
@@ -48,8 +54,7 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
                 return date
             }
             let served = try TrustOutput.loadCertificates(chain, option: "--chain")
-            let policy = try policyOptions.policy(pinsExpire: expiry)
-            let store = try policyOptions.trustStore()
+            let (host, policy, store) = try setting(pinsExpire: expiry)
             let evaluator: ServerTrustEvaluator
             do {
                 evaluator = try ServerTrustEvaluator(policy: policy, trustStore: store)
@@ -63,13 +68,30 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
             if json {
                 print(try TrustOutput.json(evaluation.report), terminator: "")
             } else {
-                print(render(evaluation, policy: policy))
+                print(render(evaluation, host: host, policy: policy))
             }
             if !evaluation.isTrusted { throw ExitCode(CLIFailure.Code.failure.rawValue) }
         }
     }
 
-    func render(_ evaluation: TrustEvaluation, policy: SecurityPolicy) -> String {
+    /// Host, policy and anchors: from the options, or from `--target` of `--config`.
+    private func setting(pinsExpire: Date?) throws -> (String, SecurityPolicy, TrustStore) {
+        guard targetOptions.isGiven else {
+            guard let host else { throw CLIFailure(.usage, "give --host NAME, or --config FILE --target NAME") }
+            return (host, try policyOptions.policy(pinsExpire: pinsExpire), try policyOptions.trustStore())
+        }
+        let probeTarget = try targetOptions.find()
+        let conflicting = policyOptions.givenOptions + (self.pinsExpire == nil ? [] : ["--pins-expire"])
+        if let first = conflicting.first {
+            throw CLIFailure(.usage, "\(first) cannot be combined with --target: the target's configuration decides it")
+        }
+        guard probeTarget.isTLS else { throw CLIFailure(.usage, "--target: \(probeTarget.name) is plain HTTP (\(probeTarget.url)), it has no TLS policy") }
+        let checked = host ?? probeTarget.host
+        let policies = probeTarget.configuration.policies
+        return (checked, policies.entry(for: checked)?.policy ?? policies.defaultPolicy, probeTarget.configuration.trustStore)
+    }
+
+    func render(_ evaluation: TrustEvaluation, host: String, policy: SecurityPolicy) -> String {
         var lines: [String] = []
         switch evaluation.verdict {
         case .trusted:

@@ -32,6 +32,16 @@ struct TrustPolicyOptions: ParsableArguments {
     @Flag(name: .long, help: "Report pin mismatches without failing.")
     var reportOnly = false
 
+    /// The options given on the command line, by name (they conflict with a configured target's policy).
+    var givenOptions: [String] {
+        let given: [(String, Bool)] = [
+            ("--ca", !ca.isEmpty), ("--no-system-roots", noSystemRoots), ("--pinning", pinning != nil), ("--pin", !pin.isEmpty),
+            ("--pin-cert", !pinCert.isEmpty), ("--allow-invalid-certificates", allowInvalidCertificates),
+            ("--no-validate-domain-name", noValidateDomainName), ("--report-only", reportOnly),
+        ]
+        return given.filter(\.1).map(\.0)
+    }
+
     /// The policy the flags describe (usage errors exit 64, unreadable files 66/65).
     func policy(pinsExpire: Date? = nil) throws -> SecurityPolicy {
         var pinned: [Certificate] = []

@@ -1,0 +1,52 @@
+import Foundation
+import NetVigilAgent
+import NetVigilHTTP
+
+extension ProbeCommand {
+    /// `--target NAME` of `--config FILE`: the request and probe configuration exactly as the daemon builds them, with
+    /// only `--timeout` and the address-family flags applied on top.
+    func configuredTarget() throws -> (ProbeRequest, ProbeConfiguration) {
+        let probeTarget = try targetOptions.find()
+        let conflicting = givenRequestOptions + policyOptions.givenOptions
+        if let first = conflicting.first {
+            throw CLIFailure(.usage, "\(first) cannot be combined with --target: the target's configuration decides it")
+        }
+        var configuration = probeTarget.configuration
+        if let seconds = try timeoutOverride() {
+            configuration.timeout = seconds
+            configuration.connectTimeout = min(configuration.connectTimeout, seconds)
+        }
+        try checkAddressFamilyFlags()
+        if ip4 || ip6 { configuration.addressFamily = ip4 ? .ipv4 : .ipv6 }
+        if preferIP4 || preferIP6 { configuration.preferredFamily = preferIP4 ? .ipv4 : .ipv6 }
+        if !json { for warning in probeTarget.hostPolicy.policy.warnings { printError("warning: \(warning)") } }
+        return (probeTarget.request, configuration)
+    }
+
+    /// `--timeout` in seconds, nil when not given.
+    func timeoutOverride() throws -> TimeInterval? {
+        try DurationOption.positive(timeout, option: "--timeout")
+    }
+
+    /// At most one of `--ip4`, `--ip6`, `--prefer-ip4`, `--prefer-ip6`.
+    func checkAddressFamilyFlags() throws {
+        if [ip4, ip6, preferIP4, preferIP6].filter({ $0 }).count > 1 {
+            throw CLIFailure(.usage, "--ip4, --ip6, --prefer-ip4 and --prefer-ip6 exclude each other")
+        }
+    }
+
+    /// The request and expectation options given on the command line, by name.
+    private var givenRequestOptions: [String] {
+        let given: [(String, Bool)] = [
+            ("URL", url != nil), ("--method", method != nil), ("--header", !header.isEmpty), ("--query", !query.isEmpty),
+            ("--form", !form.isEmpty), ("--json-body", jsonBody != nil), ("--basic-auth", basicAuth != nil),
+            ("--expect-status", expectStatus != nil), ("--expect-content-type", !expectContentType.isEmpty),
+            ("--expect-json", !expectJson.isEmpty), ("--expect-body-contains", !expectBodyContains.isEmpty),
+            ("--expect-body-matches", !expectBodyMatches.isEmpty), ("--max-response-time", maxResponseTime != nil),
+            ("--min-cert-validity", minCertValidity != nil), ("--no-follow-redirects", noFollowRedirects),
+            ("--allow-downgrade-redirects", allowDowngradeRedirects),
+            ("--send-credentials-on-redirect", sendCredentialsOnRedirect),
+        ]
+        return given.filter(\.1).map(\.0)
+    }
+}
