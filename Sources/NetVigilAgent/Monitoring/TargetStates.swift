@@ -7,6 +7,8 @@ public final class TargetStates: Sendable {
     private struct Entry: Sendable {
         var name: String
         var url: String
+        var endpoint: String?
+        var labels = TargetLabels()
         var interval: Duration
         var last: ProbeRecord?
         var lastProbeAt: Timestamp?
@@ -31,6 +33,8 @@ public final class TargetStates: Sendable {
             for target in targets {
                 var entry = state.entries[target.name] ?? Entry(name: target.name, url: target.url, interval: target.interval)
                 entry.url = target.url
+                entry.endpoint = target.endpoint
+                entry.labels = target.labels
                 entry.interval = target.interval
                 entries[target.name] = entry
             }
@@ -100,7 +104,7 @@ public final class TargetStates: Sendable {
         case .skipped?: status = .skipped
         }
         return TargetSnapshot(
-            name: entry.name, url: entry.url,
+            name: entry.name, url: entry.url, endpoint: entry.endpoint, labels: entry.labels,
             intervalSeconds: entry.interval.inSeconds,
             status: status, lastResult: entry.last.map(TargetSnapshot.LastResult.init), lastProbeAt: entry.lastProbeAt,
             consecutiveFailures: entry.consecutiveFailures, firingAlerts: firing,
