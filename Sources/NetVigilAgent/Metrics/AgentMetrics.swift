@@ -46,6 +46,8 @@ public final class AgentMetrics: Sendable {
     private struct State {
         var gauges: [SeriesKey: Gauge] = [:]
         var counters: [SeriesKey: Counter] = [:]
+        /// Unlabelled floating-point counters and the total they were raised to.
+        var floatingCounters: [String: (counter: FloatingPointCounter, total: Double)] = [:]
         var netlinkResyncs = 0
         /// The extra labels each target's probe series carry now (`endpoint`, configured labels).
         var targetLabels: [String: [String]] = [:]
@@ -64,6 +66,10 @@ public final class AgentMetrics: Sendable {
         for name in [Name.storeDroppedRowsTotal, Name.resourceExhaustedTotal, Name.eventSubscribersRefusedTotal] {
             increment(name, by: 0)
         }
+        // The daemon starts with a configuration it loaded successfully (a refused one stops it).
+        configReloaded(successful: true)
+        raiseCounter(Name.processCPUSeconds, to: 0)
+        refreshProcess()
     }
 
     /// Records one finished probe of `target` (also a skipped one). `labels` follow the series' own labels
@@ -185,6 +191,16 @@ public final class AgentMetrics: Sendable {
         state.withLock { state in
             let counter = self.counter(name, [], in: &state)
             if amount > 0 { counter.increment(by: amount) }
+        }
+    }
+
+    /// Raises an unlabelled floating-point counter to `total` (a running total read elsewhere; never lowered).
+    func raiseCounter(_ name: String, to total: Double) {
+        state.withLock { state in
+            let entry = state.floatingCounters[name]
+                ?? (FloatingPointCounter(label: name, dimensions: [], factory: factory), 0)
+            if total > entry.total { entry.counter.increment(by: total - entry.total) }
+            state.floatingCounters[name] = (entry.counter, max(total, entry.total))
         }
     }
 
