@@ -5,7 +5,7 @@ import XCTest
 /// deploy/alertmanager.example.yml in a real Alertmanager (Debian `prometheus-alertmanager`, started on loopback):
 /// one endpoint failing for many agents is one notification, and a pin mismatch inhibits TargetDown.
 final class AlertmanagerGroupingTests: XCTestCase {
-    private var directory: TemporaryDirectory!
+    var directory: TemporaryDirectory!
     private var processes: [Process] = []
 
     override func setUpWithError() throws {
@@ -36,12 +36,12 @@ final class AlertmanagerGroupingTests: XCTestCase {
         processes.append(process)
     }
 
-    private func curl(_ arguments: [String]) throws -> ProcessRunner.Result {
+    func curl(_ arguments: [String]) throws -> ProcessRunner.Result {
         try ProcessRunner.run(["-s", "-m", "5"] + arguments, executable: URL(fileURLWithPath: "/usr/bin/curl"), timeout: 10)
     }
 
     /// The notifications the webhook receiver got, as (path, decoded body).
-    private func notifications() throws -> [(path: String, body: [String: Any])] {
+    func notifications() throws -> [(path: String, body: [String: Any])] {
         let text = (try? String(contentsOfFile: directory.path("received.jsonl"), encoding: .utf8)) ?? ""
         return try text.split(separator: "\n").map { line in
             let entry = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -49,10 +49,16 @@ final class AlertmanagerGroupingTests: XCTestCase {
         }
     }
 
-    func testOneEndpointFailingForManyAgentsIsOneNotificationAndAPinMismatchInhibitsTargetDown() throws {
+    /// Why the example Alertmanager could not be run.
+    struct Unavailable: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Starts the webhook receiver and the example Alertmanager on loopback; returns Alertmanager's port.
+    func startExampleAlertmanager() throws -> Int {
         let alertmanager = "/usr/bin/prometheus-alertmanager"
         guard FileManager.default.isExecutableFile(atPath: alertmanager) else {
-            return XCTFail("prometheus-alertmanager missing: make test installs the Debian package")
+            throw Unavailable(description: "prometheus-alertmanager missing: make test installs the Debian package")
         }
         let receiverPort = ProcessRunner.freePort(), port = ProcessRunner.freePort()
         let receiver = try directory.write("receiver.py", """
@@ -83,10 +89,23 @@ final class AlertmanagerGroupingTests: XCTestCase {
         while (try curl(["-f", "http://127.0.0.1:\(port)/-/ready"])).status != 0 {
             guard Date() < deadline else {
                 let log = (try? String(contentsOfFile: directory.path("processes.log"), encoding: .utf8)) ?? ""
-                return XCTFail("Alertmanager did not become ready: \(log.suffix(2_000))")
+                throw Unavailable(description: "Alertmanager did not become ready: \(log.suffix(2_000))")
             }
             Thread.sleep(forTimeInterval: 0.2)
         }
+        return port
+    }
+
+    /// Posts alerts to Alertmanager's v2 API.
+    func post(_ alerts: [[String: Any]], port: Int) throws {
+        let body = try directory.write("alerts.json", String(decoding: try JSONSerialization.data(withJSONObject: alerts), as: UTF8.self))
+        let posted = try curl(["-f", "-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@\(body)",
+                               "http://127.0.0.1:\(port)/api/v2/alerts"])
+        XCTAssertEqual(posted.status, 0, posted.stdout + posted.stderr)
+    }
+
+    func testOneEndpointFailingForManyAgentsIsOneNotificationAndAPinMismatchInhibitsTargetDown() throws {
+        let port = try startExampleAlertmanager()
 
         // Five agents see target api fail, one of them (web1) because of a pin mismatch; one agent sees db fail.
         func alert(_ name: String, _ severity: String, instance: String, target: String) -> [String: Any] {
@@ -96,10 +115,7 @@ final class AlertmanagerGroupingTests: XCTestCase {
         var alerts = (1...5).map { alert("NetvigilTargetDown", "warning", instance: "web\($0)", target: "api") }
         alerts.append(alert("NetvigilPinMismatch", "critical", instance: "web1", target: "api"))
         alerts.append(alert("NetvigilTargetDown", "warning", instance: "web1", target: "db"))
-        let body = try directory.write("alerts.json", String(decoding: try JSONSerialization.data(withJSONObject: alerts), as: UTF8.self))
-        let posted = try curl(["-f", "-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@\(body)",
-                               "http://127.0.0.1:\(port)/api/v2/alerts"])
-        XCTAssertEqual(posted.status, 0, posted.stdout + posted.stderr)
+        try post(alerts, port: port)
 
         let waitUntil = Date().addingTimeInterval(30)
         while try notifications().count < 3, Date() < waitUntil { Thread.sleep(forTimeInterval: 0.25) }
