@@ -78,6 +78,11 @@ public final class TargetStates: Sendable {
         state.withLock { $0.entries[target]?.last }
     }
 
+    /// The configured labels of each target that has any (for export rows).
+    public var labelsByTarget: [String: [String: String]] {
+        state.withLock { state in state.entries.compactMapValues { $0.labels.isEmpty ? nil : $0.labels.dictionary } }
+    }
+
     /// Configured target names in configuration order.
     public var names: [String] { state.withLock { $0.order } }
 
