@@ -62,15 +62,7 @@ final class DeploySystemdReloadTests: XCTestCase {
             reachability: { targets: [127.0.0.1] }
             """
         let config = try directory.write("netvigil.yml", good)
-        let log = directory.path("daemon.log")
-        XCTAssertTrue(FileManager.default.createFile(atPath: log, contents: nil))
-        let daemon = Process()
-        daemon.executableURL = ProcessRunner.binary
-        daemon.arguments = ["run", "--config", config]
-        daemon.currentDirectoryURL = directory.url
-        daemon.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try daemon.run()
+        let (daemon, log) = try DaemonProcess.start(config: config, in: directory)
         defer {
             kill(daemon.processIdentifier, SIGTERM)
             daemon.waitUntilExit()
