@@ -22,6 +22,12 @@ public struct FeedMetrics: Sendable {
             version: version)
     }
 
+    /// What `GET /metrics` serves: the `process_*` metrics read from `/proc/self`, then `exposition()`.
+    public func scrape() -> [UInt8] {
+        agent.refreshProcess()
+        return exposition()
+    }
+
     /// The Prometheus text exposition (format 0.0.4) of everything in the registry, in a stable order.
     ///
     /// The registry emits families and series in hash order, different from run to run; families are sorted by

@@ -5,20 +5,27 @@ import XCTest
 /// deploy/alertmanager.example.yml in a real Alertmanager (Debian `prometheus-alertmanager`, started on loopback):
 /// one endpoint failing for many agents is one notification, and a pin mismatch inhibits TargetDown.
 final class AlertmanagerGroupingTests: XCTestCase {
-    func testOneEndpointFailingForManyAgentsIsOneNotificationAndAPinMismatchInhibitsTargetDown() throws {
+    /// The example as shipped in a real Alertmanager, with the receivers pointed at the test's webhook and the group
+    /// waits shortened so the test does not wait 30 s; grouping, routes and inhibition are untouched.
+    func exampleAlertmanager(in directory: TemporaryDirectory) throws -> AlertmanagerProcess {
         guard AlertmanagerProcess.isInstalled else {
-            return XCTFail("prometheus-alertmanager missing: make test installs the Debian package")
+            struct Missing: Error, CustomStringConvertible {
+                var description: String { "prometheus-alertmanager missing: make test installs the Debian package" }
+            }
+            throw Missing()
         }
-        let directory = try TemporaryDirectory()
-        // The example as shipped, with the receivers pointed at the test's webhook and the group waits shortened so
-        // the test does not wait 30 s; grouping, routes and inhibition are untouched.
         let example = SchemaValidator.repositoryRoot.appendingPathComponent("deploy/alertmanager.example.yml")
         let shipped = try String(contentsOf: example, encoding: .utf8)
-        let alertmanager = try AlertmanagerProcess(directory: directory) { receiver in
+        return try AlertmanagerProcess(directory: directory) { receiver in
             shipped.replacingOccurrences(of: "http://127.0.0.1:5001/", with: receiver + "/")
                 .replacingOccurrences(of: "group_wait: 30s", with: "group_wait: 2s")
                 .replacingOccurrences(of: "group_wait: 10s", with: "group_wait: 2s")
         }
+    }
+
+    func testOneEndpointFailingForManyAgentsIsOneNotificationAndAPinMismatchInhibitsTargetDown() throws {
+        let directory = try TemporaryDirectory()
+        let alertmanager = try exampleAlertmanager(in: directory)
 
         // Five agents see target api fail, one of them (web1) because of a pin mismatch; one agent sees db fail.
         func alert(_ name: String, _ severity: String, instance: String, target: String) -> [String: Any] {

@@ -12,6 +12,7 @@ final class PrometheusRulesTests: XCTestCase {
     private let requiredAlerts = [
         "NetvigilPinMismatch", "NetvigilTrustFailure", "NetvigilCertificateExpiresSoon", "NetvigilTargetDown",
         "NetvigilHostNotReachable", "NetvigilAlertsUndelivered", "NetvigilAgentDown",
+        "NetvigilPinMismatchAllAgents", "NetvigilPinMismatchSomeAgents",
     ]
 
     /// The metric names the daemon's /metrics serves (issue #6 §4), plus Prometheus's own `up`.

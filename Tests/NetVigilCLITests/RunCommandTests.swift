@@ -6,15 +6,7 @@ import XCTest
 /// Starts the real daemon as a process and talks to it over HTTP.
 final class RunCommandTests: XCTestCase {
     private func startDaemon(config: String, in directory: TemporaryDirectory) throws -> (Process, String) {
-        let log = directory.path("daemon.log")
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let process = Process()
-        process.executableURL = ProcessRunner.binary
-        process.arguments = ["run", "--config", config]
-        process.currentDirectoryURL = directory.url
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try process.run()
+        let (process, log) = try DaemonProcess.start(config: config, in: directory)
         addTeardownBlock { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         return (process, log)
     }

@@ -12,19 +12,11 @@ final class SystemdNotifyTests: XCTestCase {
             feed: { listen: 127.0.0.1:\(port) }
             reachability: { targets: [127.0.0.1] }
             """)
-        let log = directory.path("daemon.log")
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let process = Process()
-        process.executableURL = ProcessRunner.binary
-        process.arguments = ["run", "--config", config]
-        process.currentDirectoryURL = directory.url
         // Only what the test sets: never a NOTIFY_SOCKET inherited from a service manager running the tests.
         var environment = ProcessInfo.processInfo.environment
         for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"] { environment[key] = nil }
-        process.environment = environment.merging(extra) { _, new in new }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try process.run()
+        let (process, log) = try DaemonProcess.start(config: config, in: directory,
+                                                     environment: environment.merging(extra) { _, new in new })
         addTeardownBlock { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         return (process, log)
     }

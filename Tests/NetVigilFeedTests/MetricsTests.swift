@@ -325,7 +325,7 @@ final class MetricsTests: XCTestCase {
     // MARK: - promtool
 
     /// `promtool check metrics` on a file; nil when promtool is not installed.
-    private func promtoolCheck(_ text: String, in directory: TemporaryDirectory) throws -> ProcessRunner.Result? {
+    func promtoolCheck(_ text: String, in directory: TemporaryDirectory) throws -> ProcessRunner.Result? {
         let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
             .map { URL(fileURLWithPath: String($0)).appendingPathComponent("promtool") }
         guard candidates.contains(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else { return nil }

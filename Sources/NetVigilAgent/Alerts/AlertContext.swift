@@ -13,6 +13,10 @@ public struct AlertContext: Sendable, Equatable {
     public var port: Int
     /// Sink names this target alerts (one outbox row per sink and alert).
     public var sinks: [String]
+    /// The target's configured labels (top-level merged with its own), copied into every payload.
+    public var labels: TargetLabels
+    /// The target's `endpoint` label (`ProbeTarget.endpoint`).
+    public var endpoint: String
     /// The pins of the policy for this host, as `sha256/BASE64`.
     public var knownPins: [String]
     /// Whether the policy's host pattern also covers subdomains (RFC 7469 `include-subdomains`).
@@ -25,7 +29,8 @@ public struct AlertContext: Sendable, Equatable {
     /// `cert_expiring` (not `target_down`).
     public var minCertificateValidity: Duration?
 
-    public init(target: String, url: String, host: String, port: Int, sinks: [String], knownPins: [String] = [],
+    public init(target: String, url: String, host: String, port: Int, sinks: [String], labels: TargetLabels = TargetLabels(),
+                endpoint: String? = nil, knownPins: [String] = [],
                 includeSubdomains: Bool = false, notedHostname: String? = nil, pinsExpire: Date? = nil,
                 minCertificateValidity: Duration? = nil) {
         self.target = target
@@ -33,6 +38,8 @@ public struct AlertContext: Sendable, Equatable {
         self.host = host
         self.port = port
         self.sinks = sinks
+        self.labels = labels
+        self.endpoint = endpoint ?? ProbeTarget.endpoint(of: url)
         self.knownPins = knownPins
         self.includeSubdomains = includeSubdomains
         self.notedHostname = notedHostname ?? host

@@ -134,7 +134,8 @@ public final class AlertEngine: Sendable {
                 let key = "\(alertID):\(sink)"
                 let payload = AlertPayload(kind: step.kind.rawValue, state: alertState, target: context.target, url: context.url,
                                            time: now, idempotencyKey: key, message: message, reminder: reminder,
-                                           since: alertState == .firing ? step.since : nil, report: report)
+                                           since: alertState == .firing ? step.since : nil, report: report,
+                                           labels: context.labels, endpoint: context.endpoint)
                 let json: String
                 do {
                     json = try payload.jsonText()

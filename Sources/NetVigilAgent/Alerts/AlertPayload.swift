@@ -20,15 +20,20 @@ public struct AlertPayload: Sendable, Codable, Equatable {
     public var since: Timestamp?
     /// The RFC 7469 report of the probe result that raised the alert.
     public var report: PinValidationReport
+    /// The target's configured labels (`labels:`, top level merged with the target's own); `{}` without any.
+    public var labels: TargetLabels
+    /// The URL without credentials, query or fragment: the `endpoint` label of the target's series.
+    public var endpoint: String
 
     enum CodingKeys: String, CodingKey {
         case kind, state, target, url, time
         case idempotencyKey = "idempotency_key"
-        case message, reminder, since, report
+        case message, reminder, since, report, labels, endpoint
     }
 
     public init(kind: String, state: AlertEvent.State, target: String, url: String, time: Timestamp, idempotencyKey: String,
-                message: String, reminder: Bool = false, since: Timestamp? = nil, report: PinValidationReport) {
+                message: String, reminder: Bool = false, since: Timestamp? = nil, report: PinValidationReport,
+                labels: TargetLabels = TargetLabels(), endpoint: String? = nil) {
         self.kind = kind
         self.state = state
         self.target = target
@@ -39,6 +44,25 @@ public struct AlertPayload: Sendable, Codable, Equatable {
         self.reminder = reminder
         self.since = since
         self.report = report
+        self.labels = labels
+        self.endpoint = endpoint ?? ProbeTarget.endpoint(of: url)
+    }
+
+    /// Decodes a payload; rows stored before labels existed decode with no labels and the endpoint of their URL.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(String.self, forKey: .kind)
+        state = try container.decode(AlertEvent.State.self, forKey: .state)
+        target = try container.decode(String.self, forKey: .target)
+        url = try container.decode(String.self, forKey: .url)
+        time = try container.decode(Timestamp.self, forKey: .time)
+        idempotencyKey = try container.decode(String.self, forKey: .idempotencyKey)
+        message = try container.decode(String.self, forKey: .message)
+        reminder = try container.decode(Bool.self, forKey: .reminder)
+        since = try container.decodeIfPresent(Timestamp.self, forKey: .since)
+        report = try container.decode(PinValidationReport.self, forKey: .report)
+        labels = try container.decodeIfPresent(TargetLabels.self, forKey: .labels) ?? TargetLabels()
+        endpoint = try container.decodeIfPresent(String.self, forKey: .endpoint) ?? ProbeTarget.endpoint(of: url)
     }
 
     /// Compact JSON with sorted keys and unescaped slashes.

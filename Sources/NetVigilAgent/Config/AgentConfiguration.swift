@@ -11,10 +11,14 @@ public struct AgentConfiguration: Sendable {
     public var tlsPolicies: TLSPoliciesSection
     public var targets: TargetsSection
     public var alerts: AlertsSection
+    /// Top-level `labels:`, on every target (a target's own labels override them).
+    public var labels: TargetLabels
 
     /// Top-level keys accepted in the document.
     static let sectionKeys = [StorageSection.key, FeedSection.key, LogSection.key, ReachabilitySection.key, SchedulerSection.key,
-                             TLSPoliciesSection.key, TargetsSection.key, AlertsSection.key]
+                             TLSPoliciesSection.key, TargetsSection.key, AlertsSection.key, labelsKey]
+    /// The key of the top-level labels.
+    static let labelsKey = "labels"
 
     /// The defaults (also what the embedded configuration yields).
     public init() {
@@ -26,6 +30,7 @@ public struct AgentConfiguration: Sendable {
         tlsPolicies = TLSPoliciesSection()
         targets = TargetsSection()
         alerts = AlertsSection()
+        labels = TargetLabels()
     }
 
     /// Parses a YAML document; `file` is used in error messages. The document is checked against `ConfigLimits`
@@ -48,8 +53,9 @@ public struct AgentConfiguration: Sendable {
         scheduler = try .read(from: root)
         if let value = root[TLSPoliciesSection.key] { tlsPolicies = try TLSPoliciesSection(reading: value) }
         alerts = try .read(from: root)
+        if let value = root[Self.labelsKey] { labels = try TargetLabels(reading: value) }
         if let value = root[TargetsSection.key] {
-            targets = try TargetsSection(reading: value, policies: tlsPolicies, sinkNames: alerts.sinkNames)
+            targets = try TargetsSection(reading: value, policies: tlsPolicies, sinkNames: alerts.sinkNames, labels: labels)
         }
     }
 

@@ -25,6 +25,11 @@ public struct ProbeTarget: Sendable {
     public var alertSinks: [String]
     /// Whether `alerts:` was given explicitly (an empty list silences the target).
     public var alertSinksExplicit: Bool
+    /// The top-level `labels:` merged with the target's own (carried by its series, alerts and status entry).
+    public var labels = TargetLabels()
+    /// The `endpoint` label: the URL without credentials, query or fragment (a query may carry a secret), so agents
+    /// probing the same endpoint can be matched across hosts.
+    public var endpoint: String = ""
     /// Identifies the effective settings (the target's YAML, the policies and the loaded pins, certificates and
     /// anchors): a reload restarts a target only when this changes.
     public var fingerprint: String
@@ -38,6 +43,22 @@ public struct ProbeTarget: Sendable {
     /// The reachability target watched for this probe's host (`default`-independent).
     public var reachabilityTarget: ReachabilityTarget? {
         try? ReachabilityTarget(parsing: host)
+    }
+
+    /// The labels added to the target's probe series after `target`: `endpoint`, then the configured labels.
+    public var seriesLabels: [(String, String)] {
+        [("endpoint", endpoint)] + labels.pairs.map { ($0.name, $0.value) }
+    }
+
+    /// `scheme://host[:port]/path` of `url`: no user, password, query or fragment; default ports left out.
+    public static func endpoint(of url: String) -> String {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              let host = components.host?.lowercased() else { return "" }
+        let defaultPort = scheme == "https" ? 443 : 80
+        let port = components.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        return "\(scheme)://\(bracketed)\(port)\(path)"
     }
 
     /// Whether a reloaded target can keep running as it is.

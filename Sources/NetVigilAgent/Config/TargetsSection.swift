@@ -26,11 +26,12 @@ import Yams
 ///     send_credentials_on_redirect: false   # keep headers and basic_auth when a redirect changes origin
 ///     ip: any                               # any, 4, 6
 ///     alerts: [pager]
+///     labels: { team: payments }            # merged over the top-level labels
 /// ```
 public struct TargetsSection: Sendable {
     public static let key = "targets"
     static let allowedKeys = ["name", "url", "interval", "timeout", "method", "headers", "params", "body", "basic_auth",
-                              "expect", "tls", "follow_redirects", "send_credentials_on_redirect", "ip", "alerts"]
+                              "expect", "tls", "follow_redirects", "send_credentials_on_redirect", "ip", "alerts", "labels"]
     static let expectKeys = ["status", "content_type", "json", "body_contains", "body_matches", "max_response_time",
                              "min_cert_validity"]
 
@@ -43,8 +44,9 @@ public struct TargetsSection: Sendable {
 
     public init() { targets = [] }
 
-    /// Reads the list; `policies` are the shared `tls_policies:`, `sinkNames` the configured alert sinks.
-    init(reading value: ConfigValue, policies: TLSPoliciesSection, sinkNames: [String]) throws {
+    /// Reads the list; `policies` are the shared `tls_policies:`, `sinkNames` the configured alert sinks, `labels`
+    /// the top-level labels.
+    init(reading value: ConfigValue, policies: TLSPoliciesSection, sinkNames: [String], labels: TargetLabels = TargetLabels()) throws {
         targets = []
         var names: Set<String> = []
         let items = try value.sequence()
@@ -52,7 +54,13 @@ public struct TargetsSection: Sendable {
             throw items[ConfigLimits.maxTargets].error("at most \(ConfigLimits.maxTargets) targets (the limit)")
         }
         for item in items {
-            let target = try Self.target(item, policies: policies, sinkNames: sinkNames)
+            var target = try Self.target(item, policies: policies, sinkNames: sinkNames)
+            target.labels = labels.merging(target.labels)
+            // The top-level labels are not in the target's YAML: a change to them restarts the target's series.
+            target.fingerprint += "\nlabels \(target.labels.pairs.map { "\($0.name)=\($0.value)" })"
+            if target.labels.pairs.count > TargetLabels.maxCount {
+                throw item.error("at most \(TargetLabels.maxCount) labels per target, top-level ones included (the limit)")
+            }
             guard names.insert(target.name).inserted else {
                 throw item.error("target name \"\(target.name)\" is used twice")
             }
@@ -222,6 +230,8 @@ public struct TargetsSection: Sendable {
             }
         }
 
+        let labels = try mapping["labels"].map(TargetLabels.init(reading:)) ?? TargetLabels()
+
         let timeoutSeconds = timeout.inSeconds
         let configuration = ProbeConfiguration(
             trustStore: trustStore, policies: policySet, timeout: timeoutSeconds, connectTimeout: min(5, timeoutSeconds),
@@ -230,6 +240,7 @@ public struct TargetsSection: Sendable {
             expectations: expectations)
         return ProbeTarget(name: name, url: urlText, host: host, port: port, interval: interval, timeout: timeout,
                            request: request, configuration: configuration, alertSinks: sinks, alertSinksExplicit: explicit,
+                           labels: labels, endpoint: ProbeTarget.endpoint(of: urlText),
                            fingerprint: fingerprint(item, policies: policySet, trustStore: trustStore))
     }
 

@@ -15,6 +15,12 @@ extension AgentMetrics {
         public static let alertsPending = "netvigil_alerts_pending"
         public static let alertsSentTotal = "netvigil_alerts_sent_total"
         public static let buildInfo = "netvigil_build_info"
+        public static let configLastReloadSuccessful = "netvigil_config_last_reload_successful"
+        public static let configLastReloadSuccessTimestamp = "netvigil_config_last_reload_success_timestamp_seconds"
+        public static let processResidentMemory = "process_resident_memory_bytes"
+        public static let processCPUSeconds = "process_cpu_seconds_total"
+        public static let processOpenFDs = "process_open_fds"
+        public static let processStartTime = "process_start_time_seconds"
         public static let healthy = "netvigil_healthy"
         public static let storeWritable = "netvigil_store_writable"
         public static let storeQueuedRows = "netvigil_store_queued_rows"
@@ -68,6 +74,24 @@ extension AgentMetrics {
         MetricDescription(
             name: Name.buildInfo, kind: .gauge, labels: ["version"],
             help: "Always 1; the version label is the running netvigil version."),
+        MetricDescription(
+            name: Name.configLastReloadSuccessful, kind: .gauge, labels: [],
+            help: "1 if the last configuration load (start or SIGHUP) succeeded, 0 if the file was refused and the previous configuration runs on."),
+        MetricDescription(
+            name: Name.configLastReloadSuccessTimestamp, kind: .gauge, labels: [],
+            help: "Time of the last successful configuration load, as a Unix time in seconds."),
+        MetricDescription(
+            name: Name.processResidentMemory, kind: .gauge, labels: [],
+            help: "Resident set size of the netvigil process, in bytes."),
+        MetricDescription(
+            name: Name.processCPUSeconds, kind: .counter, labels: [],
+            help: "CPU time the netvigil process has used, user and system, in seconds."),
+        MetricDescription(
+            name: Name.processOpenFDs, kind: .gauge, labels: [],
+            help: "File descriptors the netvigil process has open."),
+        MetricDescription(
+            name: Name.processStartTime, kind: .gauge, labels: [],
+            help: "When the netvigil process started, as a Unix time in seconds."),
         MetricDescription(
             name: Name.healthy, kind: .gauge, labels: [],
             help: "1 while the probe pipeline is live (due probes start, the store accepts writes), 0 when /healthz says 503."),

@@ -46,7 +46,11 @@ public final class AgentMetrics: Sendable {
     private struct State {
         var gauges: [SeriesKey: Gauge] = [:]
         var counters: [SeriesKey: Counter] = [:]
+        /// Unlabelled floating-point counters and the total they were raised to.
+        var floatingCounters: [String: (counter: FloatingPointCounter, total: Double)] = [:]
         var netlinkResyncs = 0
+        /// The extra labels each target's probe series carry now (`endpoint`, configured labels).
+        var targetLabels: [String: [String]] = [:]
     }
 
     private let factory: any MetricsFactory
@@ -62,34 +66,51 @@ public final class AgentMetrics: Sendable {
         for name in [Name.storeDroppedRowsTotal, Name.resourceExhaustedTotal, Name.eventSubscribersRefusedTotal] {
             increment(name, by: 0)
         }
+        // The daemon starts with a configuration it loaded successfully (a refused one stops it).
+        configReloaded(successful: true)
+        raiseCounter(Name.processCPUSeconds, to: 0)
+        refreshProcess()
     }
 
-    /// Records one finished probe of `target` (also a skipped one).
-    public func probeFinished(target: String, record: ProbeRecord) {
+    /// Records one finished probe of `target` (also a skipped one). `labels` follow the series' own labels
+    /// (`ProbeTarget.seriesLabels`: `endpoint` and the configured labels); when they differ from the previous
+    /// probe's (a reload changed them), the target's series with the old labels are removed first.
+    public func probeFinished(target: String, labels: [(String, String)] = [], record: ProbeRecord) {
         let targetLabel = ("target", target)
         state.withLock { state in
+            let flat = labels.flatMap { [$0.0, $0.1] }
+            if let previous = state.targetLabels[target], previous != flat {
+                self.removeSeries(names: Self.probeMetricNames, target: target, in: &state)
+            }
+            state.targetLabels[target] = flat
+            func setGauge(_ name: String, _ own: [(String, String)], _ value: Double) {
+                self.setGauge(name, own + labels, value, in: &state)
+            }
+            func setOrRemoveGauge(_ name: String, _ own: [(String, String)], _ value: Double?) {
+                self.setOrRemoveGauge(name, own + labels, value, in: &state)
+            }
             for outcome in ProbeOutcome.allCases {
                 // All outcomes exist from the first probe on, so rate() sees the first failure.
-                let counter = self.counter(Name.probesTotal, [targetLabel, ("outcome", outcome.rawValue)], in: &state)
+                let counter = self.counter(Name.probesTotal, [targetLabel, ("outcome", outcome.rawValue)] + labels, in: &state)
                 if outcome == record.outcome { counter.increment() }
             }
             if record.outcome == .skipped {
-                self.setGauge(Name.probeSkipped, [targetLabel], 1, in: &state)
+                setGauge(Name.probeSkipped, [targetLabel], 1)
                 return
             }
-            self.setGauge(Name.probeSkipped, [targetLabel], 0, in: &state)
-            self.setGauge(Name.probeSuccess, [targetLabel], record.outcome == .ok ? 1 : 0, in: &state)
+            setGauge(Name.probeSkipped, [targetLabel], 0)
+            setGauge(Name.probeSuccess, [targetLabel], record.outcome == .ok ? 1 : 0)
             let timings = record.timings
             let milliseconds = [timings.resolve, timings.connect, timings.tls, timings.processing, timings.transfer,
                                 timings.total]
             for (phase, value) in zip(Self.phases, milliseconds) {
-                self.setGauge(Name.probeDuration, [targetLabel, ("phase", phase)], (value ?? 0) / 1_000, in: &state)
+                setGauge(Name.probeDuration, [targetLabel, ("phase", phase)], (value ?? 0) / 1_000)
             }
-            self.setGauge(Name.probeHTTPStatusCode, [targetLabel], Double(record.httpStatus ?? 0), in: &state)
-            self.setOrRemoveGauge(Name.tlsTrusted, [targetLabel], Self.trustedValue(record.trustVerdict), in: &state)
-            self.setOrRemoveGauge(Name.tlsPinMatch, [targetLabel], Self.pinMatchValue(record.pinVerdict), in: &state)
+            setGauge(Name.probeHTTPStatusCode, [targetLabel], Double(record.httpStatus ?? 0))
+            setOrRemoveGauge(Name.tlsTrusted, [targetLabel], Self.trustedValue(record.trustVerdict))
+            setOrRemoveGauge(Name.tlsPinMatch, [targetLabel], Self.pinMatchValue(record.pinVerdict))
             let earliest = record.servedChain.map(\.notAfter).min().map { Double($0.milliseconds) / 1_000 }
-            self.setOrRemoveGauge(Name.tlsEarliestCertExpiry, [targetLabel], earliest, in: &state)
+            setOrRemoveGauge(Name.tlsEarliestCertExpiry, [targetLabel], earliest)
         }
     }
 
@@ -147,15 +168,18 @@ public final class AgentMetrics: Sendable {
     // MARK: - Series bookkeeping (the `in state:` variants run under the lock)
 
     private func removeSeries(names: Set<String>, target: String) {
-        state.withLock { state in
-            let matches = { (key: SeriesKey) in names.contains(key.name) && key.target == target }
-            for key in state.gauges.keys.filter(matches) {
-                state.gauges.removeValue(forKey: key)?.destroy()
-            }
-            for key in state.counters.keys.filter(matches) {
-                state.counters.removeValue(forKey: key)?.destroy()
-            }
+        state.withLock { state in removeSeries(names: names, target: target, in: &state) }
+    }
+
+    private func removeSeries(names: Set<String>, target: String, in state: inout State) {
+        let matches = { (key: SeriesKey) in names.contains(key.name) && key.target == target }
+        for key in state.gauges.keys.filter(matches) {
+            state.gauges.removeValue(forKey: key)?.destroy()
         }
+        for key in state.counters.keys.filter(matches) {
+            state.counters.removeValue(forKey: key)?.destroy()
+        }
+        if names == Self.probeMetricNames { state.targetLabels[target] = nil }
     }
 
     func setGauge(_ name: String, _ labels: [(String, String)], _ value: Double) {
@@ -167,6 +191,16 @@ public final class AgentMetrics: Sendable {
         state.withLock { state in
             let counter = self.counter(name, [], in: &state)
             if amount > 0 { counter.increment(by: amount) }
+        }
+    }
+
+    /// Raises an unlabelled floating-point counter to `total` (a running total read elsewhere; never lowered).
+    func raiseCounter(_ name: String, to total: Double) {
+        state.withLock { state in
+            let entry = state.floatingCounters[name]
+                ?? (FloatingPointCounter(label: name, dimensions: [], factory: factory), 0)
+            if total > entry.total { entry.counter.increment(by: total - entry.total) }
+            state.floatingCounters[name] = (entry.counter, max(total, entry.total))
         }
     }
 

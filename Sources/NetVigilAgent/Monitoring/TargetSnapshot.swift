@@ -48,6 +48,10 @@ public struct TargetSnapshot: Sendable, Codable, Equatable {
 
     public var name: String
     public var url: String
+    /// The `endpoint` label of the target's series (the URL without credentials, query or fragment).
+    public var endpoint: String?
+    /// The target's configured labels (top level merged with its own).
+    public var labels: TargetLabels?
     public var intervalSeconds: Double
     public var status: Status
     public var lastResult: LastResult?
@@ -58,7 +62,7 @@ public struct TargetSnapshot: Sendable, Codable, Equatable {
     public var uptime: Uptime
 
     enum CodingKeys: String, CodingKey {
-        case name, url, status, uptime
+        case name, url, endpoint, labels, status, uptime
         case intervalSeconds = "interval_seconds", lastResult = "last_result", lastProbeAt = "last_probe_at"
         case consecutiveFailures = "consecutive_failures", firingAlerts = "firing_alerts"
     }

@@ -7,6 +7,8 @@ public final class TargetStates: Sendable {
     private struct Entry: Sendable {
         var name: String
         var url: String
+        var endpoint: String?
+        var labels = TargetLabels()
         var interval: Duration
         var last: ProbeRecord?
         var lastProbeAt: Timestamp?
@@ -31,6 +33,8 @@ public final class TargetStates: Sendable {
             for target in targets {
                 var entry = state.entries[target.name] ?? Entry(name: target.name, url: target.url, interval: target.interval)
                 entry.url = target.url
+                entry.endpoint = target.endpoint
+                entry.labels = target.labels
                 entry.interval = target.interval
                 entries[target.name] = entry
             }
@@ -74,6 +78,11 @@ public final class TargetStates: Sendable {
         state.withLock { $0.entries[target]?.last }
     }
 
+    /// The configured labels of each target that has any (for export rows).
+    public var labelsByTarget: [String: [String: String]] {
+        state.withLock { state in state.entries.compactMapValues { $0.labels.isEmpty ? nil : $0.labels.dictionary } }
+    }
+
     /// Configured target names in configuration order.
     public var names: [String] { state.withLock { $0.order } }
 
@@ -100,7 +109,7 @@ public final class TargetStates: Sendable {
         case .skipped?: status = .skipped
         }
         return TargetSnapshot(
-            name: entry.name, url: entry.url,
+            name: entry.name, url: entry.url, endpoint: entry.endpoint, labels: entry.labels,
             intervalSeconds: entry.interval.inSeconds,
             status: status, lastResult: entry.last.map(TargetSnapshot.LastResult.init), lastProbeAt: entry.lastProbeAt,
             consecutiveFailures: entry.consecutiveFailures, firingAlerts: firing,

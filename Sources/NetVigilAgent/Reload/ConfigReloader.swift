@@ -23,14 +23,18 @@ public struct ConfigReloader: Service {
 
     private let path: String?
     private let logger: Logger
+    private let metrics: AgentMetrics?
     private let apply: @Sendable (AgentConfiguration) async -> Summary
 
     /// - Parameters:
     ///   - path: the configuration file; nil when the daemon runs the built-in configuration (nothing to reload).
+    ///   - metrics: where each outcome goes (`netvigil_config_last_reload_successful` and its timestamp).
     ///   - apply: applies a validated configuration and says what changed.
-    public init(path: String?, logger: Logger, apply: @escaping @Sendable (AgentConfiguration) async -> Summary) {
+    public init(path: String?, logger: Logger, metrics: AgentMetrics? = nil,
+                apply: @escaping @Sendable (AgentConfiguration) async -> Summary) {
         self.path = path
         self.logger = logger
+        self.metrics = metrics
         self.apply = apply
     }
 
@@ -53,9 +57,11 @@ public struct ConfigReloader: Service {
             configuration = try AgentConfiguration.load(path: path)
         } catch {
             logger.error("configuration reload refused; keeping the running configuration", metadata: ["error": "\(error)"])
+            metrics?.configReloaded(successful: false)
             return nil
         }
         let summary = await apply(configuration)
+        metrics?.configReloaded(successful: true)
         logger.notice("configuration reloaded", metadata: [
             "added": "\(summary.added)", "changed": "\(summary.changed)", "removed": "\(summary.removed)",
         ])

@@ -59,6 +59,7 @@ public struct ProbePipeline: Sendable {
             let policy = target.hostPolicy
             let context = AlertContext(
                 target: target.name, url: target.url, host: target.host, port: target.port, sinks: target.alertSinks,
+                labels: target.labels, endpoint: target.endpoint,
                 knownPins: policy.policy.configuredPins.map(\.description),
                 includeSubdomains: policy.pattern.map { $0.kind != .exact } ?? false,
                 notedHostname: policy.pattern?.description, pinsExpire: policy.policy.pinsExpire,
@@ -73,7 +74,7 @@ public struct ProbePipeline: Sendable {
             logger.error("probe result not stored: the store writer has shut down", metadata: ["target": "\(target.name)"])
         }
         states.record(record)
-        metrics?.probeFinished(target: target.name, record: record)
+        metrics?.probeFinished(target: target.name, labels: target.seriesLabels, record: record)
         events.publish(.probe(record))
         for event in decision.events { events.publish(.alert(event)) }
         if record.outcome == .failed {

@@ -7,7 +7,8 @@ extension FeedRoutes {
     static func addExport(to router: Router<BasicRequestContext>, state: FeedState) {
         router.get("/v1/export") { request, context -> Response in
             let parameters = try HistoryParameters(HistoryParameters.values(of: request), route: .export)
-            let exporter = HistoryExporter(store: state.store, version: state.version)
+            let exporter = HistoryExporter(store: state.store, version: state.version,
+                                           targetLabels: state.targets?.labelsByTarget ?? [:])
             let contentType = parameters.format == .json ? "application/json" : "application/x-ndjson"
             let logger = context.logger
             return Response(status: .ok, headers: [.contentType: contentType], body: ResponseBody { writer in

@@ -21,7 +21,7 @@ extension FeedRoutes {
                 metrics.agent.netlinkResyncs(total: await monitor.resyncCount)
             }
             return Response(status: .ok, headers: [.contentType: prometheusContentType],
-                            body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+                            body: .init(byteBuffer: ByteBuffer(bytes: metrics.scrape())))
         }
     }
 }

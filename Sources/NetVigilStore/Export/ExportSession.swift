@@ -14,10 +14,17 @@ struct ExportSession {
     /// A page also ends once this much JSON is buffered (it is written to the output after the transaction).
     static let pageBytes = 256 * 1024
 
-    init(writer: JSONStreamWriter, format: ExportFormat, progress: ((Int) -> Void)?) {
+    /// `{"name":"value",…}` (sorted keys) by target name: the `labels` of its probe rows.
+    let labelsJSON: [String: [UInt8]]
+
+    init(writer: JSONStreamWriter, format: ExportFormat, progress: ((Int) -> Void)?,
+         targetLabels: [String: [String: String]] = [:]) {
         self.writer = writer
         self.format = format
         self.progress = progress
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        labelsJSON = targetLabels.compactMapValues { labels in (try? encoder.encode(labels)).map { Array($0) } }
     }
 
     mutating func header(query: ExportQuery, version: String, now: Timestamp) {
@@ -105,6 +112,9 @@ struct ExportSession {
             beginRow(type: "probe")
             writer.key("id"); writer.int(row.int64(0))
             try writer.probeFields(source, leadingComma: true)
+            if !labelsJSON.isEmpty, let target = row.string(ProbeColumn.target.selectIndex), let labels = labelsJSON[target] {
+                writer.raw(","); writer.key("labels"); writer.rawBytes(labels)
+            }
             last = (row.int64(ProbeColumn.time.selectIndex), row.int64(0))
             endRow()
             rowsInPage += 1

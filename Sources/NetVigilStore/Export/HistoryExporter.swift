@@ -12,10 +12,14 @@ public struct HistoryExporter: Sendable {
     public let store: Store
     /// The netvigil version written into the document.
     public let version: String
+    /// Configured labels by target name, added to that target's probe rows as `labels` (taken from the configuration
+    /// at export time, not stored per row: rows of a target that had other labels then get today's).
+    public var targetLabels: [String: [String: String]]
 
-    public init(store: Store, version: String) {
+    public init(store: Store, version: String, targetLabels: [String: [String: String]] = [:]) {
         self.store = store
         self.version = version
+        self.targetLabels = targetLabels.filter { !$0.value.isEmpty }
     }
 
     /// Writes the export; `progress` is called with the running row count every 10,000 rows. Past `deadline`
@@ -30,7 +34,8 @@ public struct HistoryExporter: Sendable {
                 try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM \(kind.table)") ?? 0
             }
         }
-        var session = ExportSession(writer: JSONStreamWriter(output: output), format: format, progress: progress)
+        var session = ExportSession(writer: JSONStreamWriter(output: output), format: format, progress: progress,
+                                    targetLabels: targetLabels)
         var summary = ExportSummary()
         session.header(query: query, version: version, now: now)
         for (kind, lastID) in zip(query.kinds, lastIDs) {

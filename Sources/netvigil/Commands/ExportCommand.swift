@@ -73,7 +73,16 @@ struct ExportCommand: AsyncParsableCommand {
             if db != nil && config != nil {
                 throw CLIFailure(.usage, "give either --db or --config, not both")
             }
-            let path = try db ?? loadConfiguration(config).storage.path
+            // Without --db the configuration names the store; its targets' labels go into their probe rows.
+            let path: String
+            var labels: [String: [String: String]] = [:]
+            if let db {
+                path = db
+            } else {
+                let configuration = try loadConfiguration(config)
+                path = configuration.storage.path
+                for target in configuration.targets.targets { labels[target.name] = target.labels.dictionary }
+            }
             let store: Store
             do {
                 store = try Store.openReadOnly(path: path)
@@ -86,7 +95,7 @@ struct ExportCommand: AsyncParsableCommand {
             } catch let error as StoreError {
                 throw CLIFailure(error.kind == .io ? .ioError : .noInput, "\(error)")
             }
-            try exportRows(store: store, query: query, format: format)
+            try exportRows(store: store, query: query, format: format, labels: labels)
         }
     }
 
@@ -113,13 +122,13 @@ struct ExportCommand: AsyncParsableCommand {
         return ExportQuery(since: since, until: until, targets: target, kinds: kinds)
     }
 
-    private func exportRows(store: Store, query: ExportQuery, format: ExportFormat) throws {
+    private func exportRows(store: Store, query: ExportQuery, format: ExportFormat, labels: [String: [String: String]]) throws {
         let destination = try ExportDestination.open(output)
         let toFile = destination.fd != STDOUT_FILENO
         let sink = FileDescriptorOutput(fd: destination.fd, name: destination.name)
         let progress = toFile && isatty(STDERR_FILENO) == 1 ? ExportProgress() : nil
         do {
-            let summary = try HistoryExporter(store: store, version: NetVigilVersion.current)
+            let summary = try HistoryExporter(store: store, version: NetVigilVersion.current, targetLabels: labels)
                 .export(query, format: format, to: sink, progress: progress.map { p in { p.report(rows: $0) } })
             try destination.commit()
             progress?.finish(rows: summary.total)

@@ -87,7 +87,8 @@ struct RunCommand: AsyncParsableCommand {
                     states.seed(counts)
                 }
             }
-            let reloader = ConfigReloader(path: config, logger: Logger(label: "netvigil.config")) { reloaded in
+            let reloader = ConfigReloader(path: config, logger: Logger(label: "netvigil.config"),
+                                          metrics: metrics.agent) { reloaded in
                 LogBootstrap.level = reloaded.log.level
                 alerts.update(rules: reloaded.alerts.rules)
                 dispatcher.update(configuration: reloaded.alerts)

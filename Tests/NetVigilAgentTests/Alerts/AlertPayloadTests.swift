@@ -15,7 +15,8 @@ final class AlertPayloadTests: XCTestCase {
         let decision = engine.evaluate(validated, context: F.context(sinks: ["pager"]), now: F.at(2))
         let row = try XCTUnwrap(decision.rows.first)
         let body = try F.payload(row)
-        XCTAssertEqual(Set(body.keys), ["kind", "state", "target", "url", "time", "idempotency_key", "message", "reminder", "since", "report"])
+        XCTAssertEqual(Set(body.keys), ["kind", "state", "target", "url", "time", "idempotency_key", "message", "reminder", "since", "report",
+                                         "labels", "endpoint"])
         XCTAssertEqual(body["kind"] as? String, "pin_mismatch")
         XCTAssertEqual(body["state"] as? String, "firing")
         XCTAssertEqual(body["target"] as? String, "api")
@@ -69,5 +70,28 @@ final class AlertPayloadTests: XCTestCase {
     func testPinFormats() {
         XCTAssertEqual(PinValidationReport.rfc7469Pin("sha256/AbC+/="), "pin-sha256=\"AbC+/=\"")
         XCTAssertEqual(PinValidationReport.rfc7469Pin("AbC="), "pin-sha256=\"AbC=\"")
+    }
+}
+
+extension AlertPayloadTests {
+    /// The target's labels and endpoint travel in every payload (webhook body, exec stdin); payloads stored before
+    /// labels existed still decode.
+    func testPayloadCarriesTheTargetsLabelsAndEndpoint() throws {
+        let engine = AlertEngine(rules: AlertRules(), logger: LogRecorder().logger())
+        var context = F.context(sinks: ["pager"])
+        context.labels = TargetLabels(["site": "fra1", "team": "payments"])
+        let record = F.record(at: F.at(0), outcome: .ok, chain: [F.certificates.other], trust: .trusted, pin: .mismatch)
+        let row = try XCTUnwrap(engine.evaluate(record, context: context, now: F.at(1)).rows.first)
+        let body = try F.payload(row)
+        XCTAssertEqual(body["labels"] as? [String: String], ["site": "fra1", "team": "payments"])
+        XCTAssertEqual(body["endpoint"] as? String, "https://api.example.com:8443/health")
+        XCTAssertEqual(try AlertPayload.decode(row.payloadJSON).labels, context.labels)
+
+        var old = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(row.payloadJSON.utf8)) as? [String: Any])
+        old["labels"] = nil
+        old["endpoint"] = nil
+        let decoded = try AlertPayload.decode(String(decoding: try JSONSerialization.data(withJSONObject: old), as: UTF8.self))
+        XCTAssertTrue(decoded.labels.isEmpty)
+        XCTAssertEqual(decoded.endpoint, "https://api.example.com:8443/health")
     }
 }

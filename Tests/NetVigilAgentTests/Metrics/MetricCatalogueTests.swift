@@ -16,7 +16,9 @@ final class MetricCatalogueTests: XCTestCase {
         let catalogue = AgentMetrics.catalogue
         XCTAssertEqual(Set(catalogue.map(\.name)).count, catalogue.count, "duplicate metric names")
         for metric in catalogue {
-            XCTAssertTrue(metric.name.hasPrefix("netvigil_"), metric.name)
+            // netvigil's own, or the four standard process metrics every Prometheus client exports under these names.
+            let standard = ["process_resident_memory_bytes", "process_cpu_seconds_total", "process_open_fds", "process_start_time_seconds"]
+            XCTAssertTrue(metric.name.hasPrefix("netvigil_") || standard.contains(metric.name), metric.name)
             XCTAssertTrue(Self.isValidName(metric.name, allowColon: true), metric.name)
             // Counters end in _total; nothing else does (promtool lints both).
             XCTAssertEqual(metric.kind == .counter, metric.name.hasSuffix("_total"), metric.name)

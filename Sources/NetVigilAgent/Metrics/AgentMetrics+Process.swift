@@ -1,0 +1,19 @@
+import Foundation
+
+extension AgentMetrics {
+    /// Records the outcome of loading the configuration (at start and on every SIGHUP), as Prometheus itself does:
+    /// `netvigil_config_last_reload_successful` 1 or 0, and the time of the last success.
+    public func configReloaded(successful: Bool, at time: Date = Date()) {
+        setGauge(Name.configLastReloadSuccessful, [], successful ? 1 : 0)
+        if successful { setGauge(Name.configLastReloadSuccessTimestamp, [], time.timeIntervalSince1970) }
+    }
+
+    /// Updates the standard `process_*` metrics from `/proc/self` (call before each scrape is rendered).
+    public func refreshProcess() {
+        guard let statistics = ProcessStatistics.current() else { return }
+        setGauge(Name.processResidentMemory, [], statistics.residentMemoryBytes)
+        setGauge(Name.processOpenFDs, [], Double(statistics.openFileDescriptors))
+        setGauge(Name.processStartTime, [], statistics.startTime)
+        raiseCounter(Name.processCPUSeconds, to: statistics.cpuSeconds)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import NetVigilAgent
+import NetVigilStore
+import NetVigilTestSupport
+import XCTest
+@testable import NetVigilFeed
+
+/// The `endpoint` label and the configured `labels:` on every probe series of a target.
+extension MetricsTests {
+    private static let labels: [(String, String)] = [("endpoint", "https://api.example.test/health"), ("site", "fra1"),
+                                                     ("team", "payments")]
+
+    func testProbeSeriesCarryEndpointAndConfiguredLabels() throws {
+        let metrics = FeedMetrics()
+        metrics.agent.probeFinished(target: "api", labels: Self.labels, record: Self.okRecord())
+        let e = try render(metrics)
+        let extra = #"endpoint="https://api.example.test/health",site="fra1",team="payments""#
+        XCTAssertEqual(e.samples[#"netvigil_probe_success{target="api",\#(extra)}"#], 1)
+        XCTAssertEqual(e.samples[#"netvigil_probe_duration_seconds{target="api",phase="tls",\#(extra)}"#], 0.0125)
+        XCTAssertEqual(e.samples[#"netvigil_probes_total{target="api",outcome="ok",\#(extra)}"#], 1)
+        XCTAssertEqual(e.samples[#"netvigil_tls_pin_match{target="api",\#(extra)}"#], 1)
+        let probeSeries = e.samples.keys.filter { $0.contains(#"target="api""#) }
+        XCTAssertEqual(probeSeries.count, 15)
+        for series in probeSeries { XCTAssertTrue(series.contains(extra), series) }
+        XCTAssertEqual(e.series(named: "netvigil_build_info").count, 1, "agent-wide series carry no target labels")
+
+        // promtool accepts the labelled exposition.
+        let directory = try TemporaryDirectory()
+        if let result = try promtoolCheck(String(decoding: metrics.exposition(), as: UTF8.self), in: directory) {
+            XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        }
+    }
+
+    func testChangedLabelsReplaceTheTargetsSeries() throws {
+        let metrics = FeedMetrics()
+        metrics.agent.probeFinished(target: "api", labels: Self.labels, record: Self.okRecord())
+        metrics.agent.probeFinished(target: "web", labels: [("endpoint", "http://web/")], record: Self.okRecord(target: "web"))
+        // A reload moved the target to another site: no series with the old labels are left behind.
+        let moved = [Self.labels[0], ("site", "ams1")]
+        metrics.agent.probeFinished(target: "api", labels: moved, record: Self.refusedRecord())
+        let e = try render(metrics)
+        let api = e.samples.keys.filter { $0.contains(#"target="api""#) }
+        XCTAssertFalse(api.isEmpty)
+        for series in api {
+            XCTAssertTrue(series.contains(#"site="ams1""#), series)
+            XCTAssertFalse(series.contains("team="), series)
+        }
+        let extra = #"endpoint="https://api.example.test/health",site="ams1""#
+        XCTAssertEqual(e.samples[#"netvigil_probes_total{target="api",outcome="failed",\#(extra)}"#], 1)
+        XCTAssertEqual(e.samples[#"netvigil_probes_total{target="api",outcome="ok",\#(extra)}"#], 0, "the counter restarts")
+        XCTAssertNil(e.samples[#"netvigil_tls_pin_match{target="api",\#(extra)}"#], "no TLS verdict in the refused probe")
+        XCTAssertEqual(e.samples[#"netvigil_probe_success{target="web",endpoint="http://web/"}"#], 1, "other targets untouched")
+
+        metrics.agent.targetRemoved("api")
+        XCTAssertTrue(try render(metrics).samples.keys.filter { $0.contains(#"target="api""#) }.isEmpty)
+    }
+}
