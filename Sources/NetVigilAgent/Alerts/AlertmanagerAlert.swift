@@ -14,10 +14,12 @@ public struct AlertmanagerAlert: Sendable, Encodable, Equatable {
     /// The alert for `payload`: a firing one is active until `validUntil`, a resolved one ends at its time.
     /// - Parameters:
     ///   - instance: the `instance` label (this host's name).
-    ///   - labels: the sink's extra labels.
+    ///   - labels: the sink's extra labels; the target's own `labels:` win over them, netvigil's own names over both.
     public init(payload: AlertPayload, instance: String, labels extra: [String: String], validUntil: Timestamp) {
         let kind = AlertRuleKind(rawValue: payload.kind)
         var labels = extra
+        for (name, value) in payload.labels.pairs { labels[name] = value }
+        labels["endpoint"] = payload.endpoint
         labels["alertname"] = kind?.alertName ?? "Netvigil_\(payload.kind)"
         labels["target"] = payload.target
         labels["instance"] = instance

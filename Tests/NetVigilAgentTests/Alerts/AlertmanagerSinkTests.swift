@@ -100,7 +100,7 @@ final class AlertmanagerSinkTests: XCTestCase {
         let alert = try XCTUnwrap((firing.body["alerts"] as? [[String: Any]])?.first)
         XCTAssertEqual(alert["labels"] as? [String: String], [
             "alertname": "NetvigilPinMismatch", "target": "api", "instance": AlertmanagerAlert.hostName,
-            "severity": "critical", "team": "payments",
+            "severity": "critical", "team": "payments", "endpoint": "https://api.example.com:8443/health",
         ])
         let annotations = try XCTUnwrap(alert["annotations"] as? [String: String])
         XCTAssertTrue(annotations["summary"]?.contains("api") == true, "\(annotations)")
