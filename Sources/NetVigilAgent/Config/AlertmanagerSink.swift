@@ -7,8 +7,6 @@ import NetVigilTrust
 /// Alertmanager resolves an alert that is not re-sent before its `endsAt`.
 public struct AlertmanagerSink: Sendable, Equatable, CustomStringConvertible {
     static let allowedKeys = ["url", "timeout", "headers", "tls", "labels", "resend_interval"]
-    /// Labels netvigil sets on every alert; `labels:` cannot replace them.
-    static let reservedLabels = ["alertname", "target", "instance", "severity"]
     /// How much longer than `resend_interval` a sent alert stays active in Alertmanager without a re-send.
     static let endsAtFactor = 3
 
@@ -62,34 +60,9 @@ public struct AlertmanagerSink: Sendable, Equatable, CustomStringConvertible {
         if let value = mapping["timeout"] { timeout = try value.duration(minimum: .milliseconds(100)) }
         if let value = mapping["headers"] { headers = try AlertHeader.list(reading: value) }
         if let value = mapping["resend_interval"] { resendInterval = try value.duration(minimum: .seconds(1)) }
-        if let value = mapping["labels"] { labels = try Self.labels(reading: value) }
+        // The same names and rules as a target's `labels:` (netvigil's own names, `alertname` and `severity` among
+        // them, are refused).
+        if let value = mapping["labels"] { labels = try TargetLabels(reading: value).dictionary }
         if let value = mapping["tls"] { tls = try TLSSettings(readingConnection: value) }
-    }
-
-    /// `labels: {name: value}`: Prometheus label names (not `__`-prefixed, not a label netvigil sets), non-empty values.
-    static func labels(reading value: ConfigValue) throws -> [String: String] {
-        guard case .mapping(let node) = value.node else {
-            throw value.error("expected a mapping of label names to values, got \(value.shortDescription)")
-        }
-        var labels: [String: String] = [:]
-        for (keyNode, valueNode) in node {
-            let key = ConfigValue(node: keyNode, path: value.path, file: value.file)
-            let name = try key.nonEmptyString()
-            guard isLabelName(name) else {
-                throw key.error("\(name) is not a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*, not starting with __)")
-            }
-            guard !reservedLabels.contains(name) else {
-                throw key.error("\(name) is set by netvigil and cannot be configured")
-            }
-            labels[name] = try ConfigValue(node: valueNode, path: "\(value.path).\(name)", file: value.file).nonEmptyString()
-        }
-        return labels
-    }
-
-    /// `[a-zA-Z_][a-zA-Z0-9_]*`, without the `__` prefix Prometheus keeps for itself.
-    static func isLabelName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, !name.hasPrefix("__") else { return false }
-        func isLetter(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || scalar == "_" }
-        return isLetter(first) && name.unicodeScalars.allSatisfy { isLetter($0) || ("0"..."9").contains($0) }
     }
 }

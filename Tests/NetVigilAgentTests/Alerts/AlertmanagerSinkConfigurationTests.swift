@@ -77,15 +77,15 @@ final class AlertmanagerSinkConfigurationTests: XCTestCase {
         assertError(yaml("{ url: 'am:9093' }"),
                     "netvigil.yml:4:28: alerts.sinks[0].alertmanager.url: expected an http:// or https:// URL")
         assertError(yaml("{ url: http://am:9093, labels: { 1team: x } }"),
-                    "netvigil.yml:4:54: alerts.sinks[0].alertmanager.labels: 1team is not a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*, not starting with __)")
+                    "netvigil.yml:4:61: alerts.sinks[0].alertmanager.labels.1team: label names are Prometheus names: letters, digits and '_', not starting with a digit (at most 128)")
         assertError(yaml("{ url: http://am:9093, labels: { __meta: x } }"),
-                    "netvigil.yml:4:54: alerts.sinks[0].alertmanager.labels: __meta is not a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*, not starting with __)")
+                    "netvigil.yml:4:62: alerts.sinks[0].alertmanager.labels.__meta: label names starting with __ are reserved by Prometheus")
         assertError(yaml("{ url: http://am:9093, labels: { severity: page } }"),
-                    "netvigil.yml:4:54: alerts.sinks[0].alertmanager.labels: severity is set by netvigil and cannot be configured")
+                    "netvigil.yml:4:64: alerts.sinks[0].alertmanager.labels.severity: \"severity\" is set by netvigil; reserved: alertname, endpoint, flag, instance, job, kind, le, outcome, phase, quantile, severity, sink, target, version")
         assertError(yaml("{ url: http://am:9093, labels: { team: '' } }"),
                     "netvigil.yml:4:60: alerts.sinks[0].alertmanager.labels.team: must not be empty")
         assertError(yaml("{ url: http://am:9093, labels: [team] }"),
-                    "netvigil.yml:4:52: alerts.sinks[0].alertmanager.labels: expected a mapping of label names to values, got a list")
+                    "netvigil.yml:4:52: alerts.sinks[0].alertmanager.labels: expected a mapping of label names to values, e.g. {site: fra1}, got a list")
         assertError(yaml("{ url: http://am:9093, headers: { Content-Type: text/plain } }"),
                     "netvigil.yml:4:55: alerts.sinks[0].alertmanager.headers: Content-Type is set by netvigil and cannot be configured")
         assertError(yaml("{ url: http://am:9093, resend_interval: 500ms }"),
