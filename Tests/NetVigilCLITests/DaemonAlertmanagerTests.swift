@@ -56,7 +56,7 @@ final class DaemonAlertmanagerTests: XCTestCase {
         try daemon.waitUntil("a firing notification", timeout: 20) { try alertmanager.notifications().contains { $0.status == "firing" } }
         let labels = try XCTUnwrap(try alertmanager.notifications().first?.alertLabels.first)
         XCTAssertEqual(labels, ["alertname": "NetvigilPinMismatch", "severity": "critical", "target": "api",
-                                "instance": Self.hostName, "site": "test1"])
+                                "instance": Self.hostName, "site": "test1", "endpoint": "https://127.0.0.1:\(tlsPort)/health"])
         // Each send is valid for 3 s; 7 s later the alert is still active because the daemon re-sends it.
         Thread.sleep(forTimeInterval: 7)
         XCTAssertEqual(try alertmanager.alerts().count, 1, "still active in Alertmanager")
