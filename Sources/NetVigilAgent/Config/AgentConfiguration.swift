@@ -13,10 +13,12 @@ public struct AgentConfiguration: Sendable {
     public var alerts: AlertsSection
     /// Top-level `labels:`, on every target (a target's own labels override them).
     public var labels: TargetLabels
+    /// The files `include:` read, in the order they were merged.
+    public var includedFiles: [String] = []
 
     /// Top-level keys accepted in the document.
     static let sectionKeys = [StorageSection.key, FeedSection.key, LogSection.key, ReachabilitySection.key, SchedulerSection.key,
-                             TLSPoliciesSection.key, TargetsSection.key, AlertsSection.key, labelsKey]
+                             TLSPoliciesSection.key, TargetsSection.key, AlertsSection.key, labelsKey, ConfigInclude.key]
     /// The key of the top-level labels.
     static let labelsKey = "labels"
 
@@ -33,8 +35,11 @@ public struct AgentConfiguration: Sendable {
         labels = TargetLabels()
     }
 
-    /// Parses a YAML document; `file` is used in error messages. The document is checked against `ConfigLimits`
-    /// (alias expansion, depth, size) before it is composed.
+    /// Parses a YAML document; `file` is used in error messages and to resolve relative paths and `include:`.
+    /// The document is checked against `ConfigLimits` (alias expansion, depth, size) before it is composed.
+    ///
+    /// Sections, targets, sinks, policies and included files are read independently, so one load reports every
+    /// problem it finds (up to ``ConfigErrorCollector/limit``): the first error carries the others.
     public init(yaml: String, file: String) throws {
         try ConfigDocumentScan.check(yaml, file: file)
         let node: Node?
@@ -46,46 +51,43 @@ public struct AgentConfiguration: Sendable {
         self.init()
         guard let node else { return }
         let root = try ConfigValue(node: node, path: "", file: file).mapping(allowedKeys: Self.sectionKeys)
-        storage = try .read(from: root)
-        feed = try .read(from: root)
-        log = try .read(from: root)
-        reachability = try .read(from: root)
-        scheduler = try .read(from: root)
-        if let value = root[TLSPoliciesSection.key] { tlsPolicies = try TLSPoliciesSection(reading: value) }
-        alerts = try .read(from: root)
-        if let value = root[Self.labelsKey] { labels = try TargetLabels(reading: value) }
-        if let value = root[TargetsSection.key] {
-            targets = try TargetsSection(reading: value, policies: tlsPolicies, sinkNames: alerts.sinkNames, labels: labels)
+        var collector = ConfigErrorCollector()
+        var fragments: [ConfigInclude.Fragment] = []
+        if let value = root[ConfigInclude.key] {
+            do {
+                fragments = try ConfigInclude.fragments(from: value, mainFile: file, collector: &collector)
+            } catch let error as ConfigError {
+                collector.record(error)
+            }
         }
+        includedFiles = fragments.map(\.file)
+        storage = try collector.attempt { try StorageSection.read(from: root) } ?? storage
+        feed = try collector.attempt { try FeedSection.read(from: root) } ?? feed
+        log = try collector.attempt { try LogSection.read(from: root) } ?? log
+        reachability = try collector.attempt { try ReachabilitySection.read(from: root) } ?? reachability
+        scheduler = try collector.attempt { try SchedulerSection.read(from: root) } ?? scheduler
+
+        let policyLists = [root[TLSPoliciesSection.key]] + fragments.map { $0.root[TLSPoliciesSection.key] }
+        tlsPolicies = try TLSPoliciesSection(lists: policyLists.compactMap { $0 }, collector: &collector)
+        var sinkLists: [ConfigValue] = []
+        for fragment in fragments {
+            if let list = try collector.attempt({ try fragment.sinks() }) ?? nil { sinkLists.append(list) }
+        }
+        let alertsValue = root[AlertsSection.key]
+        alerts = try AlertsSection(value: alertsValue, includedSinkLists: sinkLists, collector: &collector)
+        let labelValues = [root[Self.labelsKey]] + fragments.map { $0.root[Self.labelsKey] }
+        labels = try TargetLabels(merging: labelValues.compactMap { $0 }, collector: &collector)
+        let targetLists = [root[TargetsSection.key]] + fragments.map { $0.root[TargetsSection.key] }
+        targets = try TargetsSection(lists: targetLists.compactMap { $0 }, policies: tlsPolicies,
+                                     sinkNames: alerts.sinkNames + alerts.failedSinkNames, labels: labels, collector: &collector)
+        try collector.finish()
     }
 
-    /// Loads and validates a configuration file; a file over `ConfigLimits.maxFileBytes` is refused after reading
-    /// one byte more than the limit.
+    /// Loads and validates a configuration file and the files it includes.
     /// Errors name the file as given (`etc/typos/retension.yml:4:3`), and relative paths inside it (CA, pinned
-    /// certificate, token and password files, `${file:…}`) resolve against its directory.
+    /// certificate, token and password files, `${file:…}`, `include:`) resolve against its directory.
     public static func load(path: String) throws -> AgentConfiguration {
-        let name = path
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw ConfigError(file: path, keyPath: "", message: "no such file")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ConfigError(file: path, keyPath: "", message: "cannot read file (permission denied?)")
-        }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.read(upToCount: ConfigLimits.maxFileBytes + 1) ?? Data()
-        } catch {
-            throw ConfigError(file: path, keyPath: "", message: "cannot read file (a directory?)")
-        }
-        guard data.count <= ConfigLimits.maxFileBytes else {
-            throw ConfigError(file: name, keyPath: "",
-                              message: "file is larger than \(ConfigLimits.describe(bytes: ConfigLimits.maxFileBytes)) (the limit)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigError(file: name, keyPath: "", message: "file is not UTF-8 text")
-        }
-        return try AgentConfiguration(yaml: text, file: name)
+        try AgentConfiguration(yaml: ConfigFileReader.read(path: path), file: path)
     }
 
     /// The built-in configuration used by `netvigil run` without `--config`.

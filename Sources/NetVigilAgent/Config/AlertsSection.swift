@@ -25,6 +25,8 @@ public struct AlertsSection: ConfigSection, Equatable {
 
     /// Names of the sinks, so target `alerts: [...]` references can be checked.
     public var sinkNames: [String] { sinks.map(\.name) }
+    /// Names of sinks refused with an error in the same load: a target naming one is not reported a second time.
+    var failedSinkNames: [String] = []
 
     /// The sink called `name`.
     public func sink(named name: String) -> AlertSink? {
@@ -32,23 +34,54 @@ public struct AlertsSection: ConfigSection, Equatable {
     }
 
     public init(reading mapping: ConfigMapping) throws {
+        var collector = ConfigErrorCollector()
+        try self.init(mapping: mapping, includedSinkLists: [], collector: &collector)
+        try collector.finish()
+    }
+
+    /// Reads the section (absent: defaults) plus the `alerts.sinks` lists of included files; each sink, the rules and
+    /// the retry settings with an error are recorded and left out.
+    init(value: ConfigValue?, includedSinkLists: [ConfigValue], collector: inout ConfigErrorCollector) throws {
+        let mapping = try value.flatMap { value in try collector.attempt { try value.mapping(allowedKeys: Self.allowedKeys) } }
+        try self.init(mapping: mapping, includedSinkLists: includedSinkLists, collector: &collector)
+    }
+
+    private init(mapping: ConfigMapping?, includedSinkLists: [ConfigValue], collector: inout ConfigErrorCollector) throws {
         self.init()
-        if let list = mapping["sinks"] {
-            for item in try list.sequence() {
-                let sink = try AlertSink(reading: item)
-                if sinks.contains(where: { $0.name == sink.name }) {
+        var firstByName: [String: ConfigValue] = [:]
+        for list in [mapping?["sinks"]].compactMap({ $0 }) + includedSinkLists {
+            guard let items = try collector.attempt({ try list.sequence() }) else { continue }
+            for item in items {
+                let sink = try collector.attempt { () throws -> AlertSink in
+                    let sink = try AlertSink(reading: item)
                     let name = try item.mapping(allowedKeys: AlertSink.allowedKeys).required("name")
-                    throw name.error("sink name \"\(sink.name)\" is used twice; names must be unique")
+                    if let first = firstByName[sink.name] {
+                        throw name.error("sink name \"\(sink.name)\" is used twice (first at \(first.location)); names must be unique")
+                    }
+                    firstByName[sink.name] = name
+                    return sink
                 }
-                sinks.append(sink)
+                if let sink { sinks.append(sink) } else if let name = Self.readableName(of: item), firstByName[name] == nil {
+                    // A sink with an error still has its name: targets naming it are not reported as well.
+                    failedSinkNames.append(name)
+                }
             }
         }
-        if let value = mapping["rules"] {
-            rules = try AlertRules(reading: value.mapping(allowedKeys: AlertRuleKind.allCases.map(\.rawValue)))
+        if let value = mapping?["rules"] {
+            rules = try collector.attempt {
+                try AlertRules(reading: value.mapping(allowedKeys: AlertRuleKind.allCases.map(\.rawValue)))
+            } ?? rules
         }
-        if let value = mapping["retry"] {
-            retry = try AlertRetry(reading: value.mapping(allowedKeys: AlertRetry.allowedKeys))
+        if let value = mapping?["retry"] {
+            retry = try collector.attempt { try AlertRetry(reading: value.mapping(allowedKeys: AlertRetry.allowedKeys)) } ?? retry
         }
+    }
+
+    /// The `name:` of a sink entry, when it is a plain string.
+    private static func readableName(of item: ConfigValue) -> String? {
+        guard case .mapping(let mapping) = item.node else { return nil }
+        for (key, value) in mapping where key.string == "name" { return value.string }
+        return nil
     }
 }
 

@@ -14,6 +14,10 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     public var keyPath: String
     /// What is wrong, and what was expected.
     public var message: String
+    /// Further problems found in the same load (`check-config` reports up to ``ConfigErrorCollector/limit``).
+    public var others: [ConfigError] = []
+    /// Problems found beyond those reported.
+    public var omitted = 0
 
     public init(file: String, line: Int? = nil, column: Int? = nil, keyPath: String, message: String) {
         self.file = file
@@ -23,7 +27,15 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// Every reported problem, one line each, then how many more were found.
     public var description: String {
+        var lines = [oneLine] + others.map(\.oneLine)
+        if omitted > 0 { lines.append("(\(omitted) more \(omitted == 1 ? "error" : "errors") not shown)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// This problem alone, as one line.
+    public var oneLine: String {
         // Key paths hold the document's keys: control characters in them are shown as '?'.
         let keyPath = String(keyPath.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
         var location = file

@@ -21,32 +21,48 @@ public struct TLSPoliciesSection: Sendable {
 
     public init() { entries = [] }
 
-    /// Reads the list; a pattern may appear only once across all entries.
+    /// Reads one list; a pattern may appear only once across all entries.
     init(reading value: ConfigValue) throws {
+        var collector = ConfigErrorCollector()
+        try self.init(lists: [value], collector: &collector)
+        try collector.finish()
+    }
+
+    /// Reads the lists of the main file and the included ones; each entry with an error is recorded and left out.
+    /// A pattern may appear only once across all entries of all files.
+    init(lists: [ConfigValue], collector: inout ConfigErrorCollector) throws {
         entries = []
-        var seen: Set<HostPattern> = []
-        for item in try value.sequence() {
-            let mapping = try item.mapping(allowedKeys: ["hosts"] + TLSSettings.policyKeys)
-            let hostsValue = try mapping.required("hosts")
-            var hosts: [HostPattern] = []
-            for hostValue in try hostsValue.sequenceOrSingle() {
-                let text = try hostValue.nonEmptyString()
-                let pattern: HostPattern
-                do {
-                    pattern = try HostPattern(text)
-                } catch {
-                    throw hostValue.error("\(error)")
-                }
-                guard seen.insert(pattern).inserted else {
-                    throw hostValue.error("host pattern \"\(text)\" already has a policy")
-                }
-                hosts.append(pattern)
+        var seen: [HostPattern: ConfigValue] = [:]
+        for list in lists {
+            guard let items = try collector.attempt({ try list.sequence() }) else { continue }
+            for item in items {
+                if let entry = try collector.attempt({ try Self.entry(item, seen: &seen) }) { entries.append(entry) }
             }
-            guard let policy = try TLSSettings.policy(from: mapping) else {
-                throw item.error("a TLS policy needs at least one of: \(TLSSettings.policyKeys.joined(separator: ", "))")
-            }
-            entries.append(Entry(hosts: hosts, policy: policy))
         }
+    }
+
+    private static func entry(_ item: ConfigValue, seen: inout [HostPattern: ConfigValue]) throws -> Entry {
+        let mapping = try item.mapping(allowedKeys: ["hosts"] + TLSSettings.policyKeys)
+        let hostsValue = try mapping.required("hosts")
+        var hosts: [(HostPattern, ConfigValue)] = []
+        for hostValue in try hostsValue.sequenceOrSingle() {
+            let text = try hostValue.nonEmptyString()
+            let pattern: HostPattern
+            do {
+                pattern = try HostPattern(text)
+            } catch {
+                throw hostValue.error("\(error)")
+            }
+            if let first = seen[pattern] ?? hosts.first(where: { $0.0 == pattern })?.1 {
+                throw hostValue.error("host pattern \"\(text)\" already has a policy (at \(first.location))")
+            }
+            hosts.append((pattern, hostValue))
+        }
+        guard let policy = try TLSSettings.policy(from: mapping) else {
+            throw item.error("a TLS policy needs at least one of: \(TLSSettings.policyKeys.joined(separator: ", "))")
+        }
+        for (pattern, value) in hosts { seen[pattern] = value }
+        return Entry(hosts: hosts.map(\.0), policy: policy)
     }
 
     /// The policy set for one target: these entries, plus `own` for exactly `host` when the target sets its own

@@ -47,24 +47,41 @@ public struct TargetsSection: Sendable {
     /// Reads the list; `policies` are the shared `tls_policies:`, `sinkNames` the configured alert sinks, `labels`
     /// the top-level labels.
     init(reading value: ConfigValue, policies: TLSPoliciesSection, sinkNames: [String], labels: TargetLabels = TargetLabels()) throws {
+        var collector = ConfigErrorCollector()
+        try self.init(lists: [value], policies: policies, sinkNames: sinkNames, labels: labels, collector: &collector)
+        try collector.finish()
+    }
+
+    /// Reads the lists of the main file and the included ones; each target with an error is recorded and left out.
+    /// A name used twice, in one file or two, is an error naming both places.
+    init(lists: [ConfigValue], policies: TLSPoliciesSection, sinkNames: [String], labels: TargetLabels,
+         collector: inout ConfigErrorCollector) throws {
         targets = []
-        var names: Set<String> = []
-        let items = try value.sequence()
+        var firstPlace: [String: ConfigValue] = [:]
+        var items: [ConfigValue] = []
+        for list in lists {
+            if let listItems = try collector.attempt({ try list.sequence() }) { items += listItems }
+        }
         if items.count > ConfigLimits.maxTargets {
-            throw items[ConfigLimits.maxTargets].error("at most \(ConfigLimits.maxTargets) targets (the limit)")
+            collector.record(items[ConfigLimits.maxTargets].error("at most \(ConfigLimits.maxTargets) targets (the limit)"))
+            return
         }
         for item in items {
-            var target = try Self.target(item, policies: policies, sinkNames: sinkNames)
-            target.labels = labels.merging(target.labels)
-            // The top-level labels are not in the target's YAML: a change to them restarts the target's series.
-            target.fingerprint += "\nlabels \(target.labels.pairs.map { "\($0.name)=\($0.value)" })"
-            if target.labels.pairs.count > TargetLabels.maxCount {
-                throw item.error("at most \(TargetLabels.maxCount) labels per target, top-level ones included (the limit)")
+            let target = try collector.attempt { () throws -> ProbeTarget in
+                var target = try Self.target(item, policies: policies, sinkNames: sinkNames)
+                target.labels = labels.merging(target.labels)
+                // The top-level labels are not in the target's YAML: a change to them restarts the target's series.
+                target.fingerprint += "\nlabels \(target.labels.pairs.map { "\($0.name)=\($0.value)" })"
+                if target.labels.pairs.count > TargetLabels.maxCount {
+                    throw item.error("at most \(TargetLabels.maxCount) labels per target, top-level ones included (the limit)")
+                }
+                if let first = firstPlace[target.name] {
+                    throw item.error("target name \"\(target.name)\" is used twice (first at \(first.location))")
+                }
+                firstPlace[target.name] = item
+                return target
             }
-            guard names.insert(target.name).inserted else {
-                throw item.error("target name \"\(target.name)\" is used twice")
-            }
-            targets.append(target)
+            if let target { targets.append(target) }
         }
     }
 

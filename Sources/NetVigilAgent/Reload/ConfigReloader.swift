@@ -56,7 +56,8 @@ public struct ConfigReloader: Service {
         do {
             configuration = try AgentConfiguration.load(path: path)
         } catch {
-            logger.error("configuration reload refused; keeping the running configuration", metadata: ["error": "\(error)"])
+            let described = (error as? ConfigError).map { ([$0] + $0.others).map(\.oneLine).joined(separator: "; ") } ?? "\(error)"
+            logger.error("configuration reload refused; keeping the running configuration", metadata: ["error": "\(described)"])
             metrics?.configReloaded(successful: false)
             return nil
         }

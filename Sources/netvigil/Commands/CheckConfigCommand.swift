@@ -20,6 +20,9 @@ struct CheckConfigCommand: AsyncParsableCommand {
         try await withCLIFailureHandling {
             let configuration = try loadConfiguration(file)
             print("\(file): ok")
+            if !configuration.includedFiles.isEmpty {
+                print("  include: \(configuration.includedFiles.count) files (\(configuration.includedFiles.joined(separator: ", ")))")
+            }
             print("  storage: \(configuration.storage.path) (retention \(ConfigDuration.format(configuration.storage.retention)))")
             print("  feed: \(configuration.feed.listen) (token: \(configuration.feed.token == nil ? "none" : "set"))")
             print("  log: \(configuration.log.level.rawValue)")

@@ -16,21 +16,25 @@ struct CLIFailure: Error, CustomStringConvertible {
 
     let code: Code
     let message: String
+    /// Further problems, one line each (a configuration with several errors).
+    let more: [String]
 
-    init(_ code: Code, _ message: String) {
+    init(_ code: Code, _ message: String, more: [String] = []) {
         self.code = code
         self.message = message
+        self.more = more
     }
 
     var description: String { message }
 }
 
-/// Runs `body`; any error becomes one `netvigil: ...` line on stderr and a non-zero exit.
+/// Runs `body`; any error becomes one `netvigil: ...` line on stderr (one per problem) and a non-zero exit.
 func withCLIFailureHandling<T>(_ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
     } catch let failure as CLIFailure {
         printError(failure.message)
+        failure.more.forEach(printError)
         throw ExitCode(failure.code.rawValue)
     } catch let exit as ExitCode {
         throw exit

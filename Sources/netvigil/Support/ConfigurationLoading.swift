@@ -1,6 +1,6 @@
 import NetVigilAgent
 
-/// Loads `--config FILE`, or the embedded default; config errors become exit 78 with the located message.
+/// Loads `--config FILE`, or the embedded default; config errors become exit 78 with one located line per error.
 func loadConfiguration(_ path: String?) throws -> AgentConfiguration {
     do {
         if let path {
@@ -8,6 +8,8 @@ func loadConfiguration(_ path: String?) throws -> AgentConfiguration {
         }
         return try AgentConfiguration(yaml: AgentConfiguration.embeddedYAML, file: "<embedded>")
     } catch let error as ConfigError {
-        throw CLIFailure(.config, error.description)
+        var more = error.others.map(\.oneLine)
+        if error.omitted > 0 { more.append("(\(error.omitted) more configuration errors not shown)") }
+        throw CLIFailure(.config, error.oneLine, more: more)
     }
 }

@@ -125,7 +125,7 @@ final class AlertsConfigurationTests: XCTestCase {
         assertError("alerts:\n  sinks:\n    - { name: 'pa ger', webhook: { url: http://a/ } }\n",
                     "netvigil.yml:3:15: alerts.sinks[0].name: sink names may use letters, digits, _, - and . only")
         assertError("alerts:\n  sinks:\n    - { name: a, exec: { command: [true] } }\n    - { name: a, webhook: { url: http://a/ } }\n",
-                    "netvigil.yml:4:15: alerts.sinks[1].name: sink name \"a\" is used twice; names must be unique")
+                    "netvigil.yml:4:15: alerts.sinks[1].name: sink name \"a\" is used twice (first at netvigil.yml:3:15); names must be unique")
     }
 
     func testWebhookAndExecValueErrors() {
