@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NetVigilAgent
 import NetVigilConcurrency
@@ -13,9 +14,18 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (String) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let router = buildRouter(configuration: configuration, state: state)
+    let http1 = HTTP1Channel.Configuration(idleTimeout: .nanoseconds(configuration.idleTimeout.inNanoseconds))
+    let server: HTTPServerBuilder
+    if let tls = configuration.tls {
+        server = HTTPServerBuilder { responder in
+            FeedTLSChannel(base: HTTP1Channel(responder: responder, configuration: http1), tls: tls)
+        }
+    } else {
+        server = .http1(configuration: http1)
+    }
     return Application(
         router: router,
-        server: .http1(configuration: .init(idleTimeout: .nanoseconds(configuration.idleTimeout.inNanoseconds))),
+        server: server,
         configuration: .init(address: .hostname(configuration.listen.host, port: configuration.listen.port),
                              serverName: "netvigil",
                              availableConnectionsDelegate: FeedConnectionLimit(maxConnections: configuration.maxConnections)),

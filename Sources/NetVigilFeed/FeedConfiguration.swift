@@ -10,17 +10,22 @@ public struct FeedConfiguration: Sendable {
     public var maxConnections: Int
     /// Idle connections, and connections that do not send a complete request head, are closed after this.
     public var idleTimeout: Duration
+    /// HTTPS with this (swappable) context; nil: plain HTTP.
+    public var tls: FeedTLSContext?
 
     public init(listen: ListenAddress = FeedSection().listen, token: Secret? = nil,
-                maxConnections: Int = FeedSection().maxConnections, idleTimeout: Duration = FeedSection().idleTimeout) {
+                maxConnections: Int = FeedSection().maxConnections, idleTimeout: Duration = FeedSection().idleTimeout,
+                tls: FeedTLSContext? = nil) {
         self.listen = listen
         self.token = token
         self.maxConnections = maxConnections
         self.idleTimeout = idleTimeout
+        self.tls = tls
     }
 
+    /// The section's settings; `feed.tls` becomes a new ``FeedTLSContext`` (keep it to swap contexts on reload).
     public init(_ section: FeedSection) {
         self.init(listen: section.listen, token: section.token, maxConnections: section.maxConnections,
-                  idleTimeout: section.idleTimeout)
+                  idleTimeout: section.idleTimeout, tls: section.tls.map { FeedTLSContext($0.context) })
     }
 }

@@ -2,7 +2,7 @@ import COpenSSL
 import NIOCore
 import NetVigilTrust
 
-/// One OpenSSL client connection over two memory BIOs, in the shape of swift-nio-ssl 1.x's `SSLConnection`: it
+/// One OpenSSL connection (a probe's client side, or the feed's server side) over two memory BIOs, in the shape of swift-nio-ssl 1.x's `SSLConnection`: it
 /// owns the `SSL` and its BIOs and knows nothing of channels.
 ///
 /// Ciphertext from the network goes in with `consumeCiphertext(_:)`; after every operation, `drainCiphertext(allocator:)`
@@ -61,8 +61,20 @@ final class OpenSSLConnection {
     private let networkOutput: OpaquePointer
 
     /// A client connection on `context`; `serverName` goes out as SNI unless it is empty or an IP literal.
-    init(context: OpenSSLClientContext, serverName: String?) throws(ProbeError) {
-        guard let ssl = SSL_new(context.pointer) else {
+    convenience init(context: OpenSSLClientContext, serverName: String?) throws(ProbeError) {
+        try self.init(contextPointer: context.pointer, isServer: false)
+        if let serverName, !serverName.isEmpty, !IPLiteral.isIP(serverName) {
+            _ = cossl_SSL_set_tlsext_host_name(ssl, serverName)
+        }
+    }
+
+    /// A server connection on `serverContext` (it answers a client's handshake).
+    convenience init(serverContext: OpenSSLServerContext) throws(ProbeError) {
+        try self.init(contextPointer: serverContext.pointer, isServer: true)
+    }
+
+    private init(contextPointer: OpaquePointer, isServer: Bool) throws(ProbeError) {
+        guard let ssl = SSL_new(contextPointer) else {
             throw ProbeError(.tlsHandshake, "OpenSSL: cannot create SSL")
         }
         guard let input = BIO_new(BIO_s_mem()) else {
@@ -78,10 +90,7 @@ final class OpenSSLConnection {
         _ = cossl_BIO_set_mem_eof_return(input, -1)
         _ = cossl_BIO_set_mem_eof_return(output, -1)
         SSL_set_bio(ssl, input, output)
-        SSL_set_connect_state(ssl)
-        if let serverName, !serverName.isEmpty, !IPLiteral.isIP(serverName) {
-            _ = cossl_SSL_set_tlsext_host_name(ssl, serverName)
-        }
+        if isServer { SSL_set_accept_state(ssl) } else { SSL_set_connect_state(ssl) }
         self.ssl = ssl
         self.networkInput = input
         self.networkOutput = output

@@ -1,6 +1,6 @@
 import NIOCore
 
-/// A TLS client handler: moves ciphertext between the channel and an `OpenSSLConnection`, plaintext between the
+/// A TLS handler (a probe's client side, or the feed's server side): moves ciphertext between the channel and an `OpenSSLConnection`, plaintext between the
 /// connection and the handlers after it, and turns the connection's results into channel events.
 ///
 /// Application writes are buffered until the handshake completed **and** `trustDecision` accepted the served chain:
@@ -26,14 +26,21 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var buffered: [(ByteBuffer, EventLoopPromise<Void>?)] = []
     /// Promises of encrypted writes, completed by the next write of ciphertext to the channel.
     private var encryptedPromises: [EventLoopPromise<Void>?] = []
-    private let trustDecision: TrustDecision
-    private let onHandshake: (TLSSessionInfo) -> Void
+    /// nil on the server side, where OpenSSL itself verifies client certificates and there is nothing to report.
+    private let trustDecision: TrustDecision?
+    private let onHandshake: ((TLSSessionInfo) -> Void)?
 
-    /// Makes a handler for one connection.
+    /// Makes a client handler for one connection.
     /// - Parameter serverName: sent as SNI unless it is an IP literal.
-    init(configuration: TLSConfiguration, serverName: String?, trustDecision: @escaping TrustDecision,
-         onHandshake: @escaping (TLSSessionInfo) -> Void) throws(ProbeError) {
-        connection = try OpenSSLConnection(context: OpenSSLClientContext.shared(for: configuration), serverName: serverName)
+    convenience init(configuration: TLSConfiguration, serverName: String?, trustDecision: @escaping TrustDecision,
+                     onHandshake: @escaping (TLSSessionInfo) -> Void) throws(ProbeError) {
+        try self.init(connection: OpenSSLConnection(context: OpenSSLClientContext.shared(for: configuration), serverName: serverName),
+                      trustDecision: trustDecision, onHandshake: onHandshake)
+    }
+
+    /// Makes a handler for `connection`; without `trustDecision`, application data flows as soon as the handshake is done.
+    init(connection: OpenSSLConnection, trustDecision: TrustDecision? = nil, onHandshake: ((TLSSessionInfo) -> Void)? = nil) {
+        self.connection = connection
         self.trustDecision = trustDecision
         self.onHandshake = onHandshake
     }
@@ -97,9 +104,13 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func handshakeCompleted(context: ChannelHandlerContext) {
-        let info = connection.sessionInfo()
-        onHandshake(info)
-        if let refusal = trustDecision(info) {
+        var refusal: ProbeError? = nil
+        if trustDecision != nil || onHandshake != nil {
+            let info = connection.sessionInfo()
+            onHandshake?(info)
+            refusal = trustDecision?(info)
+        }
+        if let refusal {
             // Nothing buffered is ever encrypted: drop it, say goodbye, close.
             let error = TLSHandlerError.untrusted(refusal)
             failBuffered(error)

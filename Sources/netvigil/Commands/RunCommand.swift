@@ -87,6 +87,7 @@ struct RunCommand: AsyncParsableCommand {
                     states.seed(counts)
                 }
             }
+            let feedConfiguration = FeedConfiguration(configuration.feed)
             let reloader = ConfigReloader(path: config, logger: Logger(label: "netvigil.config"),
                                           metrics: metrics.agent) { reloaded in
                 LogBootstrap.level = reloaded.log.level
@@ -97,7 +98,16 @@ struct RunCommand: AsyncParsableCommand {
                 let change = await scheduler.update(targets: reloaded.targets.targets)
                 var unchangeable: [String] = []
                 if reloaded.storage != configuration.storage { unchangeable.append("storage") }
-                if reloaded.feed != configuration.feed { unchangeable.append("feed") }
+                var feedSettings = reloaded.feed
+                feedSettings.tls = configuration.feed.tls
+                if feedSettings != configuration.feed || (reloaded.feed.tls == nil) != (configuration.feed.tls == nil) {
+                    unchangeable.append("feed")
+                }
+                if let tls = reloaded.feed.tls, let live = feedConfiguration.tls {
+                    // The files were loaded again with the configuration: new connections get the renewed certificate.
+                    live.replace(with: tls.context)
+                    logger.info("feed TLS certificate and key reloaded", metadata: ["certificate": "\(tls.certificateFile)"])
+                }
                 return ConfigReloader.Summary(added: change.added, changed: change.changed, removed: change.removed,
                                               needsRestart: unchangeable)
             }
@@ -106,7 +116,7 @@ struct RunCommand: AsyncParsableCommand {
                                                health: { health.check() })
             let feedLogger = Logger(label: "netvigil.feed")
             let feed = buildApplication(
-                configuration: FeedConfiguration(configuration.feed),
+                configuration: feedConfiguration,
                 state: FeedState(store: store, reachability: monitor, metrics: metrics, events: events, targets: states,
                                  alerts: alerts, portal: portal, health: health),
                 logger: feedLogger,

@@ -30,6 +30,9 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The daemon's YAML configuration file: feed address and token from it.")
     var config: String?
 
+    @Option(name: .long, help: "PEM CA (or the feed's own certificate) to trust for an https:// feed, besides the system roots (default: feed.tls.certificate from --config).")
+    var ca: String?
+
     @Flag(name: .long, help: "Exit 1 when a target is down or an alert fires (Nagios-style check).")
     var check = false
 
@@ -49,7 +52,8 @@ struct StatusCommand: AsyncParsableCommand {
             let seconds = try DurationOption.positive(timeout, option: "--timeout") ?? 10
             let url = try statusURL(feed)
             let token = try readToken() ?? configured?.token
-            let (status, body) = try await fetch(url, feed: feed, token: token, timeout: seconds)
+            let caFile = ca ?? (self.feed == nil ? configured?.certificateFile : nil)
+            let (status, body) = try await fetch(url, feed: feed, token: token, caFile: caFile, timeout: seconds)
             switch status {
             case 200:
                 break
@@ -102,17 +106,21 @@ struct StatusCommand: AsyncParsableCommand {
         return token
     }
 
-    /// GET through netvigil's own request stack (plain HTTP or TLS with the system roots), no redirects.
-    private func fetch(_ url: URL, feed: String, token: String?, timeout: TimeInterval) async throws -> (Int, Data) {
+    /// GET through netvigil's own request stack (plain HTTP, or TLS with the system roots and `caFile`), no redirects.
+    private func fetch(_ url: URL, feed: String, token: String?, caFile: String?, timeout: TimeInterval) async throws -> (Int, Data) {
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
         let request: ProbeRequest
         let trustStore: TrustStore
         do {
             request = try RequestSerializer(version: NetVigilVersion.current).request(method: .GET, url: url.absoluteString, headers: headers)
-            trustStore = try TrustStore.system()
         } catch {
             throw CLIFailure(.usage, "--feed: \(error)")
+        }
+        do {
+            trustStore = try caFile.map { try TrustStore(systemRoots: true, caPaths: [$0]) } ?? TrustStore.system()
+        } catch {
+            throw CLIFailure(.noInput, "--ca: \(error)")
         }
         var configuration = ProbeConfiguration(trustStore: trustStore, timeout: timeout, connectTimeout: min(5, timeout),
                                                maxRedirects: 0)
