@@ -20,7 +20,7 @@ extension MetricsTests {
         XCTAssertEqual(e.samples[#"netvigil_probes_total{target="api",outcome="ok",\#(extra)}"#], 1)
         XCTAssertEqual(e.samples[#"netvigil_tls_pin_match{target="api",\#(extra)}"#], 1)
         let probeSeries = e.samples.keys.filter { $0.contains(#"target="api""#) }
-        XCTAssertEqual(probeSeries.count, 15)
+        XCTAssertEqual(probeSeries.count, 16)
         for series in probeSeries { XCTAssertTrue(series.contains(extra), series) }
         XCTAssertEqual(e.series(named: "netvigil_build_info").count, 1, "agent-wide series carry no target labels")
 
@@ -53,5 +53,26 @@ extension MetricsTests {
 
         metrics.agent.targetRemoved("api")
         XCTAssertTrue(try render(metrics).samples.keys.filter { $0.contains(#"target="api""#) }.isEmpty)
+    }
+
+    func testServedKeyInfoFollowsTheLeafKey() throws {
+        let metrics = FeedMetrics()
+        let first = Self.okRecord()
+        let firstPin = try XCTUnwrap(first.servedChain.first?.spkiPin)
+        metrics.agent.probeFinished(target: "api", labels: [Self.labels[0]], record: first)
+        let extra = #"endpoint="https://api.example.test/health""#
+        XCTAssertEqual(try render(metrics).samples[#"netvigil_tls_served_key_info{target="api",pin="\#(firstPin)",\#(extra)}"#], 1)
+
+        // The server rotated its key: one series, the new pin.
+        var rotated = Self.okRecord(pin: .mismatch)
+        rotated.servedChain[0].spkiPin = "sha256/" + String(repeating: "B", count: 43) + "="
+        metrics.agent.probeFinished(target: "api", labels: [Self.labels[0]], record: rotated)
+        let served = try render(metrics).series(named: "netvigil_tls_served_key_info")
+        XCTAssertEqual(served.count, 1, "\(served)")
+        XCTAssertTrue(served.keys.first?.contains(rotated.servedChain[0].spkiPin) ?? false, "\(served)")
+
+        // No chain (connection refused): no key seen.
+        metrics.agent.probeFinished(target: "api", labels: [Self.labels[0]], record: Self.refusedRecord())
+        XCTAssertTrue(try render(metrics).series(named: "netvigil_tls_served_key_info").isEmpty)
     }
 }

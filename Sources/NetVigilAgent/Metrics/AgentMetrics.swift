@@ -25,7 +25,7 @@ public final class AgentMetrics: Sendable {
 
     private static let probeMetricNames: Set<String> = [
         Name.probeSuccess, Name.probeSkipped, Name.probeDuration, Name.probeHTTPStatusCode, Name.tlsTrusted,
-        Name.tlsPinMatch, Name.tlsEarliestCertExpiry, Name.probesTotal,
+        Name.tlsPinMatch, Name.tlsEarliestCertExpiry, Name.tlsServedKeyInfo, Name.probesTotal,
     ]
     private static let reachabilityMetricNames: Set<String> = [Name.reachabilityStatus, Name.reachabilityFlag]
 
@@ -111,6 +111,13 @@ public final class AgentMetrics: Sendable {
             setOrRemoveGauge(Name.tlsPinMatch, [targetLabel], Self.pinMatchValue(record.pinVerdict))
             let earliest = record.servedChain.map(\.notAfter).min().map { Double($0.milliseconds) / 1_000 }
             setOrRemoveGauge(Name.tlsEarliestCertExpiry, [targetLabel], earliest)
+            // One series per target: the key served now (a new key replaces the old series; no chain, no series).
+            let pin = record.servedChain.first?.spkiPin
+            let stale = state.gauges.keys.filter { key in
+                key.name == Name.tlsServedKeyInfo && key.target == target && (pin == nil || key.labels[3] != pin)
+            }
+            for key in stale { state.gauges.removeValue(forKey: key)?.destroy() }
+            if let pin { setGauge(Name.tlsServedKeyInfo, [targetLabel, ("pin", pin)], 1) }
         }
     }
 
