@@ -1,4 +1,16 @@
+import COpenSSL
+
 extension OpenSSLFailure {
+    /// The name of TLS alert `code` as OpenSSL spells it, lower-cased; OpenSSL 3.0 calls the TLS 1.3 alerts
+    /// "unknown", so those are named here (RFC 8446 §6).
+    static func alertDescription(_ code: Int32) -> String {
+        switch code {
+        case 109: return "missing extension"
+        case 116: return "certificate required"
+        default: return SSL_alert_desc_string_long(code).map { String(cString: $0).lowercased() } ?? "alert \(code)"
+        }
+    }
+
     /// Alerts a server sends when it wants a certificate and got none: `certificate_required` (116, TLS 1.3), or
     /// `handshake_failure` (40, TLS 1.2) after its CertificateRequest.
     static let certificateMissingAlerts: Set<String> = ["certificate required", "handshake failure"]
