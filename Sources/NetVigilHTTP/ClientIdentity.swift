@@ -21,12 +21,7 @@ public final class ClientIdentity: @unchecked Sendable, Hashable, CustomStringCo
     /// Ed25519; PKCS#8, encrypted PKCS#8 or traditional), decrypting with `password` when given, and checks that
     /// the key belongs to the first certificate.
     public init(certificatePath: String, keyPath: String, password: [UInt8]? = nil) throws(ClientIdentityError) {
-        let certificateData: Data
-        do {
-            certificateData = try Data(contentsOf: URL(fileURLWithPath: certificatePath))
-        } catch {
-            throw .unreadable(path: certificatePath, reason: Self.reason(error))
-        }
+        let certificateData = Data(try Self.read(certificatePath))
         let chain: [Certificate]
         do {
             chain = try Certificate.parse(certificateData, source: certificatePath)
@@ -34,12 +29,7 @@ public final class ClientIdentity: @unchecked Sendable, Hashable, CustomStringCo
             throw .invalidCertificate(path: certificatePath, reason: "\(error)")
         }
         guard let leaf = chain.first else { throw .invalidCertificate(path: certificatePath, reason: "\(certificatePath): contains no certificate") }
-        var keyBytes: [UInt8]
-        do {
-            keyBytes = Array(try Data(contentsOf: URL(fileURLWithPath: keyPath)))
-        } catch {
-            throw .unreadable(path: keyPath, reason: Self.reason(error))
-        }
+        var keyBytes = try Self.read(keyPath)
         defer { Self.wipe(&keyBytes) }
         var status: Int32 = 0
         let key: OpaquePointer? = keyBytes.withUnsafeBufferPointer { pem in
@@ -82,12 +72,7 @@ public final class ClientIdentity: @unchecked Sendable, Hashable, CustomStringCo
             try self.init(certificatePath: certificatePath, keyPath: keyPath, password: nil)
             return
         }
-        var password: [UInt8]
-        do {
-            password = Array(try Data(contentsOf: URL(fileURLWithPath: passwordFile)))
-        } catch {
-            throw .unreadable(path: passwordFile, reason: Self.reason(error))
-        }
+        var password = try Self.read(passwordFile)
         defer { Self.wipe(&password) }
         var length = password.firstIndex(of: UInt8(ascii: "\n")) ?? password.count
         if length > 0, password[length - 1] == UInt8(ascii: "\r") { length -= 1 }
@@ -122,10 +107,17 @@ public final class ClientIdentity: @unchecked Sendable, Hashable, CustomStringCo
         hasher.combine(chain)
     }
 
-    private static func reason(_ error: any Error) -> String {
-        if let cocoa = error as? CocoaError, cocoa.code == .fileReadNoSuchFile { return "no such file" }
-        if let cocoa = error as? CocoaError, cocoa.code == .fileReadNoPermission { return "permission denied" }
-        return "cannot read the file"
+    /// The bytes of the file at `path` (the caller wipes secret ones).
+    private static func read(_ path: String) throws(ClientIdentityError) -> [UInt8] {
+        do {
+            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            throw .unreadable(path: path, reason: "no such file")
+        } catch let error as CocoaError where error.code == .fileReadNoPermission {
+            throw .unreadable(path: path, reason: "permission denied")
+        } catch {
+            throw .unreadable(path: path, reason: "cannot read the file")
+        }
     }
 
     /// Overwrites secret bytes before they are released (best effort).

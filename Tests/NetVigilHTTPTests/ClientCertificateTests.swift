@@ -29,6 +29,12 @@ final class ClientCertificateTests: ProbeTestCase {
         return configuration
     }
 
+    /// `openssl s_server` offering only TLS `version`, requiring a certificate of the client CA.
+    private func openSSLServer(version: String) throws -> OpenSSLServerProcess {
+        try OpenSSLServerProcess(certificate: pki.path("ca-leaf.crt"), key: pki.path("ca-leaf.key"),
+                                 clientCA: servers.clientCA.directory.path("ca.pem"), version: version)
+    }
+
     func testEveryKeyTypeGets200AndATrustedChainInTLS12And13() async throws {
         for name in LoopbackPKI.ClientKeyType.allCases.map(\.rawValue) + ["encrypted"] {
             let configuration = try configuration(presenting: try identity(name, password: name == "encrypted"))
@@ -49,8 +55,7 @@ final class ClientCertificateTests: ProbeTestCase {
             XCTAssertEqual(result.error?.kind, .clientCertificateRequired, "nginx \(port): \(String(describing: result.error))")
         }
         for (version, alert) in [("1.3", "certificate required"), ("1.2", "handshake failure")] {
-            let server = try OpenSSLServerProcess(certificate: pki.path("ca-leaf.crt"), key: pki.path("ca-leaf.key"),
-                                                  clientCA: servers.clientCA.directory.path("ca.pem"), version: version)
+            let server = try openSSLServer(version: version)
             defer { server.stop() }
             let result = try await probe("https://127.0.0.1:\(server.port)/", configuration: configuration)
             XCTAssertEqual(result.error?.kind, .clientCertificateRequired, "s_server TLS \(version): \(String(describing: result.error))")
@@ -61,8 +66,7 @@ final class ClientCertificateTests: ProbeTestCase {
     func testCertificateFromAnotherCAIsRejectedNamingTheAlert() async throws {
         let configuration = try configuration(presenting: try identity("stranger"))
         for version in ["1.3", "1.2"] {
-            let server = try OpenSSLServerProcess(certificate: pki.path("ca-leaf.crt"), key: pki.path("ca-leaf.key"),
-                                                  clientCA: servers.clientCA.directory.path("ca.pem"), version: version)
+            let server = try openSSLServer(version: version)
             defer { server.stop() }
             let result = try await probe("https://127.0.0.1:\(server.port)/", configuration: configuration)
             XCTAssertEqual(result.error?.kind, .clientCertificateRejected, "s_server TLS \(version): \(String(describing: result.error))")
@@ -78,8 +82,7 @@ final class ClientCertificateTests: ProbeTestCase {
     func testTheRightCertificateAlsoWorksAgainstAnOpenSSLServer() async throws {
         let configuration = try configuration(presenting: try identity("ed25519"))
         for version in ["1.3", "1.2"] {
-            let server = try OpenSSLServerProcess(certificate: pki.path("ca-leaf.crt"), key: pki.path("ca-leaf.key"),
-                                                  clientCA: servers.clientCA.directory.path("ca.pem"), version: version)
+            let server = try openSSLServer(version: version)
             defer { server.stop() }
             let result = try await probe("https://127.0.0.1:\(server.port)/", configuration: configuration)
             XCTAssertTrue(result.isOK, "TLS \(version): \(String(describing: result.error))")
