@@ -56,6 +56,21 @@ final class ClientCertificateCLITests: XCTestCase {
         XCTAssertTrue(shared.stderr.contains("warning: client key \(ecdsa.key) is readable by group or others (mode 644)"), shared.stderr)
     }
 
+    func testPinOfATLS12ServerThatRequiresACertificate() throws {
+        let server = try OpenSSLServerProcess(certificate: pki.path("ca-leaf.crt"), key: pki.path("ca-leaf.key"),
+                                              clientCA: servers.clientCA.directory.path("ca.pem"), version: "1.2")
+        defer { server.stop() }
+        let url = "https://127.0.0.1:\(server.port)/"
+        let without = try ProcessRunner.run(["pin", url, "--ca", pki.path("ca.crt")])
+        XCTAssertEqual(without.status, 1)
+        XCTAssertTrue(without.stderr.contains("clientCertificateRequired"), without.stderr)
+        let rsa = servers.files("rsa")
+        let with = try ProcessRunner.run(["pin", url, "--ca", pki.path("ca.crt"), "--json", "--cert", rsa.certificate, "--key", rsa.key])
+        XCTAssertEqual(with.status, 0, with.stderr)
+        let entries = try JSONSerialization.jsonObject(with: Data(with.stdout.utf8)) as? [[String: Any]]
+        XCTAssertEqual(entries?.first?["subject"] as? String, "CN=localhost", with.stdout)
+    }
+
     func testSharedPolicyEntryCertificateInProbeTargetCheckConfigAndTheDaemon() throws {
         let directory = try TemporaryDirectory()
         let encrypted = servers.files("encrypted")
