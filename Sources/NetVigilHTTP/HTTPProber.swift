@@ -249,7 +249,7 @@ public struct HTTPProber: Sendable {
         let policy = configuration.policies.policy(for: host)
         let trustStore = configuration.trustStore
         let evaluators = configuration.trustEvaluators
-        let tlsConfiguration = configuration.tls
+        let tlsConfiguration = configuration.tlsConfiguration(for: host)
         let maxBody = configuration.maxBodyBytes
         recorder.connectStart = .now()
         let bootstrap = ClientBootstrap(group: loop)

@@ -24,6 +24,8 @@ public struct ProbeConfiguration: Sendable {
     public var preferredFamily: PreferredFamily
     /// TLS settings.
     public var tls: TLSConfiguration
+    /// Client certificates (mTLS) per host; see `tlsConfiguration(for:)`.
+    public var clientIdentities = ClientIdentitySet()
     /// The security policy per host.
     public var policies: PolicySet
     /// Trust anchors.

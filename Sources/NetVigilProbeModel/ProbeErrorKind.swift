@@ -32,6 +32,11 @@ public enum ProbeErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// An https:// URL redirected to http:// and the target does not allow downgrades; the http:// URL was
     /// not contacted. A trust problem: credentials would have gone out in clear text.
     case insecureRedirect
+    /// The server asked for a client certificate (mTLS) and refused the connection without one; `alert` names the
+    /// TLS alert it sent (`certificate required`, `handshake failure`) when it sent one.
+    case clientCertificateRequired
+    /// The server refused the client certificate presented; `alert` names its TLS alert (`unknown ca`, ...).
+    case clientCertificateRejected
 
     /// Whether losing the network mid-probe can cause this failure (name resolution, connection, TLS
     /// handshake, a cut-off response, a timeout). Verdicts on what the server sent (trust, status, content
@@ -40,7 +45,7 @@ public enum ProbeErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .dns, .connectRefused, .connectTimeout, .connect, .tlsHandshake, .httpProtocol, .timeout: true
         case .invalidRequest, .trust, .status, .contentType, .expectation, .bodyTooLarge, .resourceExhausted,
-             .insecureRedirect: false
+             .insecureRedirect, .clientCertificateRequired, .clientCertificateRejected: false
         }
     }
 }

@@ -66,7 +66,8 @@ public final class NginxProcess {
 
     deinit { stop() }
 
-    private static func accepts(port: Int) -> Bool {
+    /// Whether 127.0.0.1:`port` accepts a TCP connection.
+    static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }

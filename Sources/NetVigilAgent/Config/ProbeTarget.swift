@@ -33,6 +33,8 @@ public struct ProbeTarget: Sendable {
     /// Identifies the effective settings (the target's YAML, the policies and the loaded pins, certificates and
     /// anchors): a reload restarts a target only when this changes.
     public var fingerprint: String
+    /// Located warnings of the target's own settings (a client key others may read).
+    public var warnings: [String] = []
 
     /// The policy that applies to the target's own host, and the pattern that selected it (nil: default policy).
     public var hostPolicy: (policy: SecurityPolicy, pattern: HostPattern?) {

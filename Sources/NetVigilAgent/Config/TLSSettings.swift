@@ -23,10 +23,15 @@ public struct TLSSettings: Sendable {
     public var systemRoots: Bool
     /// The TLS client settings.
     public var tls: TLSConfiguration
+    /// The client certificate (`client_certificate`, `client_key`), nil when none.
+    public var clientIdentity: ClientIdentity?
+    /// Located warnings (a client key others may read).
+    public var warnings: [String] = []
 
     /// System roots, no pinning, TLS 1.2+.
     public init() {
         policy = nil
+        clientIdentity = nil
         trustStore = nil
         caPaths = []
         systemRoots = true
@@ -36,8 +41,9 @@ public struct TLSSettings: Sendable {
     /// Reads a target's `tls:` mapping.
     init(reading value: ConfigValue) throws {
         self.init()
-        let mapping = try value.mapping(allowedKeys: Self.policyKeys + Self.connectionKeys)
+        let mapping = try value.mapping(allowedKeys: Self.policyKeys + Self.connectionKeys + Self.clientCertificateKeys)
         policy = try Self.policy(from: mapping)
+        clientIdentity = try Self.clientIdentity(from: mapping, warnings: &warnings)
         try readConnection(mapping, of: value)
     }
 

@@ -199,13 +199,15 @@ public struct TargetsSection: Sendable {
         var tls = TLSSettings()
         if let tlsValue = mapping["tls"] {
             tls = try TLSSettings(reading: tlsValue)
-            if scheme != "https", tls.policy != nil || tls.trustStore != nil {
+            if scheme != "https", tls.policy != nil || tls.trustStore != nil || tls.clientIdentity != nil {
                 throw tlsValue.error("tls settings need an https:// URL (redirect hops use tls_policies)")
             }
         }
         let policySet: PolicySet
+        let clientIdentities: ClientIdentitySet
         do {
             policySet = try policies.policySet(host: host, own: tls.policy)
+            clientIdentities = try policies.clientIdentities(host: host, own: tls.clientIdentity)
         } catch {
             throw (mapping["tls"] ?? urlValue).error("\(error)")
         }
@@ -250,15 +252,19 @@ public struct TargetsSection: Sendable {
         let labels = try mapping["labels"].map(TargetLabels.init(reading:)) ?? TargetLabels()
 
         let timeoutSeconds = timeout.inSeconds
-        let configuration = ProbeConfiguration(
+        var configuration = ProbeConfiguration(
             trustStore: trustStore, policies: policySet, timeout: timeoutSeconds, connectTimeout: min(5, timeoutSeconds),
             maxRedirects: redirects.max, allowsDowngradeRedirects: redirects.allowsDowngrade,
             sendsCredentialsOnRedirect: keepsCredentials, addressFamily: family, preferredFamily: preferred, tls: tls.tls, responseSerializer: serializer,
             expectations: expectations)
-        return ProbeTarget(name: name, url: urlText, host: host, port: port, interval: interval, timeout: timeout,
+        configuration.clientIdentities = clientIdentities
+        var target = ProbeTarget(name: name, url: urlText, host: host, port: port, interval: interval, timeout: timeout,
                            request: request, configuration: configuration, alertSinks: sinks, alertSinksExplicit: explicit,
                            labels: labels, endpoint: ProbeTarget.endpoint(of: urlText),
-                           fingerprint: fingerprint(item, policies: policySet, trustStore: trustStore))
+                           fingerprint: fingerprint(item, policies: policySet, trustStore: trustStore)
+                               + clientIdentities.entries.map { "\nclient \($0.pattern) \($0.identity.chain.map(\.sha256Fingerprint))" }.joined())
+        target.warnings = tls.warnings
+        return target
     }
 
     /// The target's YAML plus what files contributed (pins, pinned certificates, anchors).

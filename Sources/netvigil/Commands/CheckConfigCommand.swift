@@ -8,7 +8,8 @@ struct CheckConfigCommand: AsyncParsableCommand {
         commandName: "check-config",
         abstract: "Validate a configuration file and print a summary.",
         discussion: """
-            Warnings and notes follow each target: a policy without a backup pin, and pins that are a CA's key \
+            Warnings and notes follow each target: a policy without a backup pin, a client key its group or others \
+            may read, and pins that are a CA's key \
             (a pinned CA certificate, a configured CA or a system root), which match any certificate that CA issues. \
             Exits 0 when the file is valid, 78 with one located error line otherwise.
             """)
@@ -30,6 +31,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
                   + (configuration.reachability.captivePortal.map { " (captive portal check: \($0.url))" } ?? ""))
             print("  scheduler: concurrency \(configuration.scheduler.concurrency)")
             print("  tls_policies: \(configuration.tlsPolicies.entries.count)")
+            for warning in configuration.tlsPolicies.warnings { print("    warning: \(warning)") }
             print("  targets: \(configuration.targets.targets.count)")
             var systemRoots: [Certificate]? = nil
             for target in configuration.targets.targets {
@@ -38,6 +40,10 @@ struct CheckConfigCommand: AsyncParsableCommand {
                 print("    \(target.name): \(target.request.method.rawValue) \(target.url) every \(ConfigDuration.format(target.interval)), "
                       + "\(target.isTLS ? pinning : "plain HTTP"), alerts → \(target.alertSinks.isEmpty ? "none" : target.alertSinks.joined(separator: ", "))")
                 for warning in policy.warnings { print("      warning: \(warning)") }
+                for warning in target.warnings { print("      warning: \(warning)") }
+                if let identity = target.configuration.clientIdentities.identity(for: target.host) {
+                    print("      client certificate: \(identity)")
+                }
                 guard target.isTLS, !policy.configuredPins.isEmpty else { continue }
                 let store = target.configuration.trustStore
                 if store.usesSystemRoots, systemRoots == nil { systemRoots = TrustStore.systemRootCertificates() }
