@@ -7,7 +7,7 @@ extension ProbeCommand {
     /// only `--timeout` and the address-family flags applied on top.
     func configuredTarget() throws -> (ProbeRequest, ProbeConfiguration) {
         let probeTarget = try targetOptions.find()
-        let conflicting = givenRequestOptions + policyOptions.givenOptions
+        let conflicting = givenRequestOptions + policyOptions.givenOptions + proxyOptions.givenOptions
         if let first = conflicting.first {
             throw CLIFailure(.usage, "\(first) cannot be combined with --target: the target's configuration decides it")
         }

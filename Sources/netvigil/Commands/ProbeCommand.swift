@@ -90,6 +90,8 @@ struct ProbeCommand: AsyncParsableCommand {
 
     @OptionGroup var policyOptions: TrustPolicyOptions
 
+    @OptionGroup var proxyOptions: ProxyOptions
+
     @Flag(name: .long, help: "Print the ProbeResult as JSON.")
     var json = false
 
@@ -177,12 +179,13 @@ struct ProbeCommand: AsyncParsableCommand {
         }
         let policy = try policyOptions.policy()
         if !json { for warning in policy.warnings { printError("warning: \(warning)") } }
-        let configuration = ProbeConfiguration(
+        var configuration = ProbeConfiguration(
             trustStore: try policyOptions.trustStore(), policies: try PolicySet(default: policy, entries: []),
             timeout: timeoutSeconds, connectTimeout: min(5, timeoutSeconds), maxRedirects: noFollowRedirects ? 0 : 10,
             allowsDowngradeRedirects: allowDowngradeRedirects, sendsCredentialsOnRedirect: sendCredentialsOnRedirect,
             addressFamily: ip4 ? .ipv4 : (ip6 ? .ipv6 : .any), preferredFamily: preferIP4 ? .ipv4 : (preferIP6 ? .ipv6 : .system),
             responseSerializer: serializer, expectations: expectations)
+        configuration.proxy = try proxyOptions.configuration()
         return (request, configuration)
     }
 
