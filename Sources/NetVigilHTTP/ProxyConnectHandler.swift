@@ -112,11 +112,12 @@ final class ProxyConnectHandler: ChannelDuplexHandler, RemovableChannelHandler {
         timeoutTask = nil
         state = .established
         recorder?.proxyAnswered = .now()
-        context.fireChannelActive()
+        // Held writes first (they were issued first), then the handlers after this one learn the channel is active.
         let held = heldWrites
         heldWrites = []
         for (data, promise) in held { context.write(data, promise: promise) }
         if heldFlush || !held.isEmpty { context.flush() }
+        context.fireChannelActive()
         if !leftover.isEmpty {
             context.fireChannelRead(wrapInboundOut(context.channel.allocator.buffer(bytes: leftover)))
             context.fireChannelReadComplete()
