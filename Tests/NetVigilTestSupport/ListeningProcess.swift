@@ -2,7 +2,7 @@ import Foundation
 
 /// A server for one test (squid, mitmproxy, ...): run in the foreground with its output in a log file, ready once
 /// its port listens on 127.0.0.1 (read from /proc/net/tcp, so no probe connection shows up in its logs), stopped
-/// with SIGTERM and, after 5 s, SIGKILL.
+/// with SIGTERM and, after a grace period, SIGKILL.
 public final class ListeningProcess {
     public let process = Process()
     /// stdout and stderr of the process.
@@ -34,11 +34,11 @@ public final class ListeningProcess {
     /// What the process wrote so far.
     public func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// SIGTERM, then SIGKILL after 5 s (polling: `waitUntilExit` can block for good on a killed child here).
-    public func stop() {
+    /// SIGTERM, then SIGKILL after `grace` (polling: `waitUntilExit` can block for good on a killed child here).
+    public func stop(grace: TimeInterval = 5) {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(grace)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }

@@ -69,8 +69,9 @@ public final class SquidProcess {
         return log
     }
 
+    /// Stops squid (it has nothing to save: a short grace, then SIGKILL; its helpers exit on their closed pipe).
     public func stop() {
-        server?.stop()
+        server?.stop(grace: 1)
         server = nil
     }
 
