@@ -35,7 +35,9 @@ struct ProxySettings: Sendable {
             var items: [String] = []
             for entry in try list.sequenceOrSingle() {
                 let text = try entry.nonEmptyString()
-                do { _ = try NoProxyList([text]) } catch { throw entry.error(error.description) }
+                guard (try? NoProxyList([text])) != nil else {
+                    throw entry.error("expected a host name suffix, an IP address or a CIDR block (example.com, 10.0.0.0/8, fd00::/8)")
+                }
                 items.append(text)
             }
             noProxy = try NoProxyList(items)
