@@ -153,9 +153,7 @@ final class ProxyConnectHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func failHeld(_ error: any Error) {
-        let held = heldWrites
-        heldWrites = []
-        for (_, promise) in held { promise?.fail(error) }
+        while !heldWrites.isEmpty { heldWrites.removeFirst().1?.fail(error) }
     }
 
     /// What the usual refusals mean.

@@ -4,15 +4,19 @@ import NetVigilHTTP
 
 /// `--proxy URL [--proxy-user U --proxy-password-file F] [--no-proxy ENTRY]` of `probe`.
 struct ProxyOptions: ParsableArguments {
+    /// The proxy URL (`http://` only).
     @Option(name: .long, help: "Go through this HTTP proxy (http://HOST:PORT): CONNECT tunnel for https://, absolute-form for http://.")
     var proxy: String?
 
+    /// The proxy user, with `proxyPasswordFile`.
     @Option(name: .long, help: "User for the proxy (Proxy-Authorization: Basic; needs --proxy-password-file).")
     var proxyUser: String?
 
+    /// The file the proxy password is read from (never from the command line, where `ps` would show it).
     @Option(name: .long, help: "File holding the proxy password (never printed).")
     var proxyPasswordFile: String?
 
+    /// `no_proxy` entries.
     @Option(name: .long, help: "A host suffix, IP address or CIDR block reached without the proxy (repeatable).")
     var noProxy: [String] = []
 
