@@ -30,13 +30,15 @@ struct CheckConfigCommand: AsyncParsableCommand {
                   + (configuration.reachability.captivePortal.map { " (captive portal check: \($0.url))" } ?? ""))
             print("  scheduler: concurrency \(configuration.scheduler.concurrency)")
             print("  tls_policies: \(configuration.tlsPolicies.entries.count)")
+            if let proxy = configuration.proxy { print("  proxy: \(proxy)") }
             print("  targets: \(configuration.targets.targets.count)")
             var systemRoots: [Certificate]? = nil
             for target in configuration.targets.targets {
                 let policy = target.hostPolicy.policy
                 let pinning = policy.pinning == .none ? "no pinning" : "\(policy.pinning.rawValue) pinning, \(policy.configuredPins.count) pin(s)"
                 print("    \(target.name): \(target.request.method.rawValue) \(target.url) every \(ConfigDuration.format(target.interval)), "
-                      + "\(target.isTLS ? pinning : "plain HTTP"), alerts → \(target.alertSinks.isEmpty ? "none" : target.alertSinks.joined(separator: ", "))")
+                      + "\(target.isTLS ? pinning : "plain HTTP"), alerts → \(target.alertSinks.isEmpty ? "none" : target.alertSinks.joined(separator: ", "))"
+                      + (target.configuration.proxy.map { ", via proxy \($0.url)" } ?? ""))
                 for warning in policy.warnings { print("      warning: \(warning)") }
                 guard target.isTLS, !policy.configuredPins.isEmpty else { continue }
                 let store = target.configuration.trustStore
