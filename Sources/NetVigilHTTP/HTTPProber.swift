@@ -164,18 +164,20 @@ public struct HTTPProber: Sendable {
         var lastError = ProbeError(.connect, "no address to connect to")
         for address in addresses {
             let recorder = HopRecorder()
+            let response: HTTPResponse
             do {
-                let response = try await exchange(request, address: address, host: bareHost, port: port, usesTLS: usesTLS,
-                                                  route: route, configuration: configuration, deadline: deadline, recorder: recorder)
-                record(recorder, address: address, into: &result)
-                try Self.checkProxyAnswer(response, route: route)
-                return response
+                response = try await exchange(request, address: address, host: bareHost, port: port, usesTLS: usesTLS,
+                                              route: route, configuration: configuration, deadline: deadline, recorder: recorder)
             } catch let error as ProbeError {
                 record(recorder, address: address, into: &result)
                 lastError = Self.proxyFailure(error, route: route)
                 // Fall back to the next address only when this one could not be connected to.
                 guard [.connectRefused, .connect, .connectTimeout].contains(error.kind) else { throw lastError }
+                continue
             }
+            record(recorder, address: address, into: &result)
+            try Self.checkProxyAnswer(response, route: route)
+            return response
         }
         throw lastError
     }
