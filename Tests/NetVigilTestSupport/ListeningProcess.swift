@@ -1,7 +1,7 @@
 import Foundation
 
 /// A server for one test (squid, mitmproxy, ...): run in the foreground with its output in a log file, ready once
-/// its port listens on 127.0.0.1 (read from /proc/net/tcp, so no probe connection shows up in its logs), stopped
+/// its port listens on 127.0.0.1 (read from /proc, so no probe connection shows up in its logs), stopped
 /// with SIGTERM and, after a grace period, SIGKILL.
 public final class ListeningProcess {
     public let process = Process()
@@ -21,7 +21,7 @@ public final class ListeningProcess {
         try process.run()
         try? output.close()
         let deadline = Date().addingTimeInterval(timeout)
-        while !Self.isListening(port: port) {
+        while !Self.isListening(port: port, process: process.processIdentifier) {
             guard Date() < deadline, process.isRunning else {
                 stop()
                 throw ListeningProcessError(message: "\((executable as NSString).lastPathComponent) did not listen on 127.0.0.1:\(port): "
@@ -45,9 +45,12 @@ public final class ListeningProcess {
 
     deinit { stop() }
 
-    /// Whether a socket listens on 127.0.0.1:`port` (state 0A in /proc/net/tcp).
-    public static func isListening(port: Int) -> Bool {
-        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+    /// Whether a socket listens on 127.0.0.1:`port` (state 0A) in the network namespace of `process`, read from
+    /// /proc/PID/net/tcp to its end (`String(contentsOfFile:)` stops after 4 KiB of a /proc file: ~27 sockets).
+    public static func isListening(port: Int, process: Int32) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: "/proc/\(process)/net/tcp") else { return false }
+        defer { try? handle.close() }
+        let table = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         let local = "0100007F:" + String(format: "%04X", port)
         return table.split(separator: "\n").contains { line in
             let fields = line.split(separator: " ")
