@@ -147,29 +147,37 @@ public struct HTTPProber: Sendable {
         let usesTLS = scheme == "https"
         let port = request.url.port ?? (usesTLS ? 443 : 80)
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        // Through a proxy the proxy is resolved and connected to; its failures never lead to a direct connection.
+        let route = ProxyRoute(configuration.proxy, host: bareHost, usesTLS: usesTLS)
 
         let resolveStart = NIODeadline.now()
         let resolved: [SocketAddress]
         do {
             defer { result.timings.resolve = (result.timings.resolve ?? 0) + MonotonicClock.milliseconds(from: resolveStart, to: .now()) }
-            resolved = try await resolve(bareHost, port: port, family: configuration.addressFamily, deadline: deadline)
+            resolved = try await resolve(route?.proxy.host ?? bareHost, port: route?.proxy.port ?? port,
+                                         family: configuration.addressFamily, deadline: deadline)
+        } catch let error as ProbeError {
+            throw Self.proxyFailure(error, route: route)
         }
         let addresses = configuration.preferredFamily.ordered(resolved, isIPv6: { $0.protocol == .inet6 })
 
         var lastError = ProbeError(.connect, "no address to connect to")
         for address in addresses {
             let recorder = HopRecorder()
+            let response: HTTPResponse
             do {
-                let response = try await exchange(request, address: address, host: bareHost, port: port, usesTLS: usesTLS,
-                                                  configuration: configuration, deadline: deadline, recorder: recorder)
-                record(recorder, address: address, into: &result)
-                return response
+                response = try await exchange(request, address: address, host: bareHost, port: port, usesTLS: usesTLS,
+                                              route: route, configuration: configuration, deadline: deadline, recorder: recorder)
             } catch let error as ProbeError {
                 record(recorder, address: address, into: &result)
-                lastError = error
+                lastError = Self.proxyFailure(error, route: route)
                 // Fall back to the next address only when this one could not be connected to.
-                guard [.connectRefused, .connect, .connectTimeout].contains(error.kind) else { throw error }
+                guard [.connectRefused, .connect, .connectTimeout].contains(error.kind) else { throw lastError }
+                continue
             }
+            record(recorder, address: address, into: &result)
+            try Self.checkProxyAnswer(response, route: route)
+            return response
         }
         throw lastError
     }
@@ -215,8 +223,11 @@ public struct HTTPProber: Sendable {
             result.timings[keyPath: keyPath] = (result.timings[keyPath: keyPath] ?? 0) + value
         }
         result.resolvedAddress = address.ipAddress
+        if recorder.proxied, let answered = recorder.connectEnd ?? recorder.proxyAnswered {
+            add(MonotonicClock.milliseconds(from: recorder.connectStart, to: answered), to: \.proxy)
+        }
         if let connectEnd = recorder.connectEnd {
-            add(MonotonicClock.milliseconds(from: recorder.connectStart, to: connectEnd), to: \.connect)
+            if !recorder.proxied { add(MonotonicClock.milliseconds(from: recorder.connectStart, to: connectEnd), to: \.connect) }
             if let tlsEnd = recorder.tlsEnd { add(MonotonicClock.milliseconds(from: connectEnd, to: tlsEnd), to: \.tls) }
         }
         if let sent = recorder.requestSent, let firstByte = recorder.firstByte {
@@ -236,7 +247,7 @@ public struct HTTPProber: Sendable {
     }
 
     private func exchange(_ request: ProbeRequest, address: SocketAddress, host: String, port: Int, usesTLS: Bool,
-                          configuration: ProbeConfiguration, deadline: NIODeadline, recorder: HopRecorder) async throws -> HTTPResponse {
+                          route: ProxyRoute?, configuration: ProbeConfiguration, deadline: NIODeadline, recorder: HopRecorder) async throws -> HTTPResponse {
         let loop = group.next()
         let promise = loop.makePromise(of: HTTPResponse.self)
         let remaining = deadline - .now()
@@ -244,7 +255,7 @@ public struct HTTPProber: Sendable {
         guard connectLimit > .zero else {
             throw ProbeError(.timeout, "no time left to connect", phase: ProbePhase.connect.rawValue)
         }
-        let head = Self.requestHead(request, host: host, port: port, usesTLS: usesTLS)
+        let head = Self.requestHead(request, host: host, port: port, usesTLS: usesTLS, route: route)
         let body = request.body
         let policy = configuration.policies.policy(for: host)
         let trustStore = configuration.trustStore
@@ -252,6 +263,10 @@ public struct HTTPProber: Sendable {
         let tlsConfiguration = configuration.tlsConfiguration(for: host)
         let maxBody = configuration.maxBodyBytes
         recorder.connectStart = .now()
+        if route != nil {
+            recorder.proxied = true
+            recorder.phase = .proxy
+        }
         let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(connectLimit)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -259,6 +274,10 @@ public struct HTTPProber: Sendable {
                 do {
                     let collector = ResponseCollector(head: head, body: body, maxBodyBytes: maxBody, deadline: deadline,
                                                       usesTLS: usesTLS, promise: promise, recorder: recorder)
+                    if let route, route.tunnels {
+                        try channel.pipeline.syncOperations.addHandler(ProxyConnectHandler(
+                            host: host, port: port, proxy: route.proxy, answerTimeout: connectLimit, recorder: recorder))
+                    }
                     if usesTLS {
                         let tls = try OpenSSLTLSHandler(
                             configuration: tlsConfiguration, serverName: host,
@@ -335,7 +354,7 @@ public struct HTTPProber: Sendable {
         return ProbeError(.connect, "cannot connect to \(target): \(error)")
     }
 
-    static func requestHead(_ request: ProbeRequest, host: String, port: Int, usesTLS: Bool) -> HTTPRequestHead {
+    static func requestHead(_ request: ProbeRequest, host: String, port: Int, usesTLS: Bool, route: ProxyRoute? = nil) -> HTTPRequestHead {
         var uri = request.url.path(percentEncoded: true)
         if uri.isEmpty { uri = "/" }
         if let query = request.url.query(percentEncoded: true) { uri += "?" + query }
@@ -349,6 +368,7 @@ public struct HTTPProber: Sendable {
             headers.replaceOrAdd(name: "Content-Length", value: String(request.body.count))
         }
         headers.replaceOrAdd(name: "Connection", value: "close")
-        return HTTPRequestHead(version: .http1_1, method: request.method, uri: uri, headers: headers)
+        let head = HTTPRequestHead(version: .http1_1, method: request.method, uri: uri, headers: headers)
+        return Self.proxied(head, url: Self.absoluteForm(head, host: host, port: port), route: route)
     }
 }

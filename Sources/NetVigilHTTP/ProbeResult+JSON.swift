@@ -54,7 +54,7 @@ extension ProbeResult: Encodable {
     }
 
     private enum TimingKeys: String, CodingKey {
-        case resolve, connect, tls, processing, transfer, total
+        case resolve, connect, proxy, tls, processing, transfer, total
     }
 
     /// Every key is present (null when the probe did not get that far), as in an export probe row.
@@ -74,10 +74,11 @@ extension ProbeResult: Encodable {
         } else {
             try container.encodeNil(forKey: .http)
         }
-        // All six phases, null when a phase did not run (`PhaseTimings`' own coding leaves those out).
+        // Every phase, null when a phase did not run (`PhaseTimings`' own coding leaves those out).
         var phases = container.nestedContainer(keyedBy: TimingKeys.self, forKey: .timings)
         try phases.encode(timings.resolve, forKey: .resolve)
         try phases.encode(timings.connect, forKey: .connect)
+        try phases.encode(timings.proxy, forKey: .proxy)
         try phases.encode(timings.tls, forKey: .tls)
         try phases.encode(timings.processing, forKey: .processing)
         try phases.encode(timings.transfer, forKey: .transfer)

@@ -37,6 +37,9 @@ public enum ProbeErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     case clientCertificateRequired
     /// The server refused the client certificate presented; `alert` names its TLS alert (`unknown ca`, ...).
     case clientCertificateRejected
+    /// The configured proxy refused or failed the request: a non-2xx answer to CONNECT (407, 403, 502, ...), a 407
+    /// to an absolute-form request, or a malformed answer. The message names the status; nothing went direct.
+    case proxy
 
     /// Whether losing the network mid-probe can cause this failure (name resolution, connection, TLS
     /// handshake, a cut-off response, a timeout). Verdicts on what the server sent (trust, status, content
@@ -45,7 +48,7 @@ public enum ProbeErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .dns, .connectRefused, .connectTimeout, .connect, .tlsHandshake, .httpProtocol, .timeout: true
         case .invalidRequest, .trust, .status, .contentType, .expectation, .bodyTooLarge, .resourceExhausted,
-             .insecureRedirect, .clientCertificateRequired, .clientCertificateRejected: false
+             .insecureRedirect, .clientCertificateRequired, .clientCertificateRejected, .proxy: false
         }
     }
 }

@@ -27,11 +27,13 @@ import Yams
 ///     ip: any                               # any, 4, 6
 ///     alerts: [pager]
 ///     labels: { team: payments }            # merged over the top-level labels
+///     proxy: http://proxy:3128              # or { url, user, password_file, no_proxy }, or none (ProxySettings)
 /// ```
 public struct TargetsSection: Sendable {
     public static let key = "targets"
     static let allowedKeys = ["name", "url", "interval", "timeout", "method", "headers", "params", "body", "basic_auth",
-                              "expect", "tls", "follow_redirects", "send_credentials_on_redirect", "ip", "alerts", "labels"]
+                              "expect", "tls", "follow_redirects", "send_credentials_on_redirect", "ip", "alerts", "labels",
+                              ProxySettings.key]
     static let expectKeys = ["status", "content_type", "json", "body_contains", "body_matches", "max_response_time",
                              "min_cert_validity"]
 
@@ -45,17 +47,18 @@ public struct TargetsSection: Sendable {
     public init() { targets = [] }
 
     /// Reads the list; `policies` are the shared `tls_policies:`, `sinkNames` the configured alert sinks, `labels`
-    /// the top-level labels.
-    init(reading value: ConfigValue, policies: TLSPoliciesSection, sinkNames: [String], labels: TargetLabels = TargetLabels()) throws {
+    /// the top-level labels, `proxy` the top-level proxy (each target's default).
+    init(reading value: ConfigValue, policies: TLSPoliciesSection, sinkNames: [String], labels: TargetLabels = TargetLabels(),
+         proxy: ProxyConfiguration? = nil) throws {
         var collector = ConfigErrorCollector()
-        try self.init(lists: [value], policies: policies, sinkNames: sinkNames, labels: labels, collector: &collector)
+        try self.init(lists: [value], policies: policies, sinkNames: sinkNames, labels: labels, proxy: proxy, collector: &collector)
         try collector.finish()
     }
 
     /// Reads the lists of the main file and the included ones; each target with an error is recorded and left out.
     /// A name used twice, in one file or two, is an error naming both places.
     init(lists: [ConfigValue], policies: TLSPoliciesSection, sinkNames: [String], labels: TargetLabels,
-         collector: inout ConfigErrorCollector) throws {
+         proxy: ProxyConfiguration? = nil, collector: inout ConfigErrorCollector) throws {
         targets = []
         var firstPlace: [String: ConfigValue] = [:]
         var items: [ConfigValue] = []
@@ -69,6 +72,7 @@ public struct TargetsSection: Sendable {
         for item in items {
             let target = try collector.attempt { () throws -> ProbeTarget in
                 var target = try Self.target(item, policies: policies, sinkNames: sinkNames)
+                try Self.applyProxy(to: &target, item: item, default: proxy)
                 target.labels = labels.merging(target.labels)
                 // The top-level labels are not in the target's YAML: a change to them restarts the target's series.
                 target.fingerprint += "\nlabels \(target.labels.pairs.map { "\($0.name)=\($0.value)" })"

@@ -32,13 +32,15 @@ struct CheckConfigCommand: AsyncParsableCommand {
             print("  scheduler: concurrency \(configuration.scheduler.concurrency)")
             print("  tls_policies: \(configuration.tlsPolicies.entries.count)")
             for warning in configuration.tlsPolicies.warnings { print("    warning: \(warning)") }
+            if let proxy = configuration.proxy { print("  proxy: \(proxy)") }
             print("  targets: \(configuration.targets.targets.count)")
             var systemRoots: [Certificate]? = nil
             for target in configuration.targets.targets {
                 let policy = target.hostPolicy.policy
                 let pinning = policy.pinning == .none ? "no pinning" : "\(policy.pinning.rawValue) pinning, \(policy.configuredPins.count) pin(s)"
                 print("    \(target.name): \(target.request.method.rawValue) \(target.url) every \(ConfigDuration.format(target.interval)), "
-                      + "\(target.isTLS ? pinning : "plain HTTP"), alerts → \(target.alertSinks.isEmpty ? "none" : target.alertSinks.joined(separator: ", "))")
+                      + "\(target.isTLS ? pinning : "plain HTTP"), alerts → \(target.alertSinks.isEmpty ? "none" : target.alertSinks.joined(separator: ", "))"
+                      + (target.configuration.proxy.map { ", via proxy \($0.url)" } ?? ""))
                 for warning in policy.warnings { print("      warning: \(warning)") }
                 for warning in target.warnings { print("      warning: \(warning)") }
                 if let identity = target.configuration.clientIdentities.identity(for: target.host) {

@@ -8,6 +8,7 @@ extension ProbeCommand {
     func configuredTarget() throws -> (ProbeRequest, ProbeConfiguration) {
         let probeTarget = try targetOptions.find()
         let conflicting = givenRequestOptions + policyOptions.givenOptions + clientCertificateOptions.givenOptions
+            + proxyOptions.givenOptions
         if let first = conflicting.first {
             throw CLIFailure(.usage, "\(first) cannot be combined with --target: the target's configuration decides it")
         }

@@ -93,6 +93,7 @@ struct ProbeCommand: AsyncParsableCommand {
     @OptionGroup var policyOptions: TrustPolicyOptions
 
     @OptionGroup(title: "Client certificate (mTLS)") var clientCertificateOptions: ClientCertificateOptions
+    @OptionGroup var proxyOptions: ProxyOptions
 
     @Flag(name: .long, help: "Print the ProbeResult as JSON.")
     var json = false
@@ -197,6 +198,7 @@ struct ProbeCommand: AsyncParsableCommand {
                 throw CLIFailure(.usage, "URL: \(error)")
             }
         }
+        configuration.proxy = try proxyOptions.configuration()
         return (request, configuration)
     }
 
