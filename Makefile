@@ -28,13 +28,13 @@ ZSHDIR := $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$
 # Generated from the binary (man page, shell completions) for install-files.
 GENERATED := .build/deploy
 
-# System libraries netvigil links against.
-APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config
+# System libraries netvigil links against, and the Public Suffix List the webpki profile reads at run time.
+APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config publicsuffix
 # Tools the tests drive: OpenSSL CLI, ip(8) for namespaces, nginx, a JSON Schema validator, curl, promtool and amtool,
 # systemd-analyze, setpriv (util-linux), dpkg-deb, dpkg-shlibdeps and lintian for the package, gdb and binutils for the
-# split debug symbols.
+# split debug symbols; python3-cryptography builds the webpki test chains.
 APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus prometheus-alertmanager systemd util-linux \
-	dpkg dpkg-dev lintian chromium gdb binutils
+	dpkg dpkg-dev lintian chromium gdb binutils python3-cryptography
 
 .PHONY: all deps test-deps build release run test bench clean install install-files generated deb deb-check debug-symbols
 
