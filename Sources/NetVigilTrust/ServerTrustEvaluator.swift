@@ -187,7 +187,8 @@ public final class ServerTrustEvaluator: Sendable {
                 servedChain: servedChain,
                 validatedChain: validatedChain,
                 pins: TrustEvaluation.Pins(configured: configured, served: servedChain.map(\.spkiPin), matched: matched),
-                failedSubject: failed
+                failedSubject: failed,
+                findings: TrustFinding.baselineRequirements(servedChain: servedChain)
             )
         }
     }
