@@ -6,7 +6,7 @@ extension TrustFinding {
     static func baselineRequirements(servedChain: [Certificate]) -> [TrustFinding] {
         guard let leaf = servedChain.first else { return [] }
         var findings: [TrustFinding] = []
-        let names = WebPKIProfile.identityNames(leaf)
+        let names = leaf.rawSubjectAlternativeNames
         if let commonName = leaf.commonName, !names.isEmpty {
             let matches = names.contains { name in
                 switch name {

@@ -30,8 +30,8 @@ extension WebPKIProfile {
                 guard let subtree = OPENSSL_sk_value(stack, index)?.assumingMemoryBound(to: GENERAL_SUBTREE.self),
                       let base = subtree.pointee.base else { continue }
                 switch base.pointee.type {
-                case GEN_DNS: dns.append(WebPKIProfile.asn1Text(base.pointee.d.dNSName).lowercased())
-                case GEN_IPADD: ip.append(WebPKIProfile.asn1Bytes(base.pointee.d.iPAddress))
+                case GEN_DNS: dns.append(Certificate.text(of: base.pointee.d.dNSName).lowercased())
+                case GEN_IPADD: ip.append(Certificate.bytes(of: base.pointee.d.iPAddress))
                 default: continue
                 }
             }
@@ -53,7 +53,7 @@ extension WebPKIProfile {
                 let certificate = chain[depth]
                 var dnsNames: [String] = []
                 var ips: [[UInt8]] = []
-                for name in identityNames(certificate) {
+                for name in certificate.rawSubjectAlternativeNames {
                     switch name {
                     case .dns(let text): dnsNames.append(text.lowercased())
                     case .ip(let bytes): ips.append(bytes)

@@ -2,45 +2,10 @@ import COpenSSL
 import Foundation
 
 extension WebPKIProfile {
-    /// A subjectAltName as the identity rules read it: DNS text or raw IP address bytes.
-    enum IdentityName: Equatable {
-        case dns(String)
-        case ip([UInt8])
-        case other
-    }
-
-    /// The DNS and IP subjectAltNames of `certificate`, raw (IP addresses of any length, DNS names as encoded).
-    static func identityNames(_ certificate: Certificate) -> [IdentityName] {
-        guard let names = cossl_X509_get_subject_alt_names(certificate.x509) else { return [] }
-        defer { cossl_GENERAL_NAMES_free(names) }
-        var result: [IdentityName] = []
-        for index in 0..<cossl_sk_GENERAL_NAME_num(names) {
-            guard let name = cossl_sk_GENERAL_NAME_value(names, index) else { continue }
-            switch name.pointee.type {
-            case GEN_DNS:
-                result.append(.dns(asn1Text(name.pointee.d.dNSName)))
-            case GEN_IPADD:
-                result.append(.ip(asn1Bytes(name.pointee.d.iPAddress)))
-            default:
-                result.append(.other)
-            }
-        }
-        return result
-    }
-
-    static func asn1Bytes(_ string: UnsafeMutablePointer<ASN1_STRING>?) -> [UInt8] {
-        guard let string, let data = ASN1_STRING_get0_data(string) else { return [] }
-        return Array(UnsafeBufferPointer(start: data, count: Int(ASN1_STRING_length(string))))
-    }
-
-    static func asn1Text(_ string: UnsafeMutablePointer<ASN1_STRING>?) -> String {
-        String(decoding: asn1Bytes(string), as: UTF8.self)
-    }
-
     /// Every subjectAltName of the leaf is a valid server name; the host (when checked) is one of them.
     /// The commonName is never used (Chrome 58+, Go 1.15+, rustls-webpki).
     static func serverIdentity(_ leaf: Certificate, host: HostCheck?) -> ServerTrustFailureReason? {
-        let names = identityNames(leaf)
+        let names = leaf.rawSubjectAlternativeNames
         for name in names {
             switch name {
             case .dns(let text):
@@ -69,7 +34,7 @@ extension WebPKIProfile {
 
     /// True when `name` identifies `host`: IP addresses compared as addresses, DNS names case-insensitively with
     /// a wildcard standing for exactly one whole leftmost label.
-    static func matches(_ name: IdentityName, host: HostCheck) -> Bool {
+    static func matches(_ name: RawSubjectAlternativeName, host: HostCheck) -> Bool {
         switch name {
         case .ip(let bytes):
             guard host.isIP else { return false }
