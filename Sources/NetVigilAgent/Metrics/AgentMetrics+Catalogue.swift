@@ -8,6 +8,7 @@ extension AgentMetrics {
         public static let tlsTrusted = "netvigil_tls_trusted"
         public static let tlsPinMatch = "netvigil_tls_pin_match"
         public static let tlsEarliestCertExpiry = "netvigil_tls_earliest_cert_expiry_timestamp_seconds"
+        public static let tlsFindings = "netvigil_tls_findings"
         public static let probesTotal = "netvigil_probes_total"
         public static let reachabilityStatus = "netvigil_reachability_status"
         public static let reachabilityFlag = "netvigil_reachability_flag"
@@ -53,6 +54,9 @@ extension AgentMetrics {
         MetricDescription(
             name: Name.tlsEarliestCertExpiry, kind: .gauge, labels: ["target"],
             help: "Earliest notAfter of the certificates the server sent in the last probe, as a Unix time in seconds."),
+        MetricDescription(
+            name: Name.tlsFindings, kind: .gauge, labels: ["target"],
+            help: "Baseline Requirements findings of the chain the server sent in the last probe (warnings; the verdict is unchanged)."),
         MetricDescription(
             name: Name.probesTotal, kind: .counter, labels: ["target", "outcome"],
             help: "Probes finished, by outcome (ok, failed, skipped)."),
