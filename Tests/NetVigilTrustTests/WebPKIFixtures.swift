@@ -7,8 +7,8 @@ import XCTest
 /// A specification is a list of certificates, issuers first: `name`, `issuer` (absent: self-signed), `key`
 /// (`ec256`, `ec384`, `ec224`, `ec192`, `rsaBITS`, `dsaBITS`, `ed25519`), `ca`, `bc`/`bc_critical`, `pathlen`, `ku`,
 /// `eku` (`serverAuth`, `clientAuth`, `any`), `dns`, `ip`, `cn`, `permitted`/`excluded` (`dns:`, `ip:`, `dn:`),
-/// `hash` (`sha256`, `sha1`, `md5`), `ski`, `aki`, `v1`, `raw` extensions and `patch` (hex replacements in the
-/// to-be-signed bytes, re-signed by the issuer).
+/// `hash` (`sha256`, `sha1`, `md5`), `ski`, `aki`, `v1`, `openssl_serial` (a leaf made by the openssl CLI with that
+/// serial), `raw` extensions and `patch` (hex replacements in the to-be-signed bytes, re-signed by the issuer).
 enum WebPKIFixtures {
     /// Runs the generator for `certificates` and loads every certificate by name.
     static func make(_ certificates: [[String: Any]]) throws -> [String: Certificate] {
@@ -100,14 +100,22 @@ def build(spec, made, out):
     default_hash = "sha384" if spec.get("issuer_key_kind", "") == "ec384" else "sha256"
     hash_name = spec.get("hash", default_hash)
     if isinstance(issuer_key, (ed25519.Ed25519PrivateKey, ed448.Ed448PrivateKey)): hash_name = "none"
-    if spec.get("v1"):
-        # openssl CLI: x509 -req without extensions makes a version 1 certificate.
+    if spec.get("v1") or "openssl_serial" in spec:
+        # openssl CLI: x509 -req without extensions makes a version 1 certificate; with them it writes any serial
+        # (zero, over 20 octets), which cryptography refuses.
         kp = os.path.join(out, name + ".key"); csr = os.path.join(out, name + ".csr")
         open(kp, "wb").write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
         subprocess.run(["openssl", "req", "-new", "-key", kp, "-subj", "/CN=" + spec.get("cn", name), "-out", csr], check=True, capture_output=True)
         ik = os.path.join(out, spec["issuer"] + ".key"); ic = os.path.join(out, spec["issuer"] + ".pem")
-        subprocess.run(["openssl", "x509", "-req", "-in", csr, "-CA", ic, "-CAkey", ik, "-set_serial", "4242", "-days", "30",
-                        "-sha256", "-out", os.path.join(out, name + ".pem")], check=True, capture_output=True)
+        extra = []
+        if not spec.get("v1"):
+            ext = os.path.join(out, name + ".ext")
+            open(ext, "w").write("basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n"
+                                 "extendedKeyUsage=serverAuth\nsubjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n"
+                                 "subjectAltName=" + ",".join("DNS:" + d for d in spec.get("dns", [name + ".example.com"])) + "\n")
+            extra = ["-extfile", ext]
+        subprocess.run(["openssl", "x509", "-req", "-in", csr, "-CA", ic, "-CAkey", ik, "-set_serial", spec.get("openssl_serial", "4242"),
+                        "-days", "30", "-sha256", "-out", os.path.join(out, name + ".pem")] + extra, check=True, capture_output=True)
         cert = x509.load_pem_x509_certificate(open(os.path.join(out, name + ".pem"), "rb").read())
         made[name] = (cert, key); return
     b = (x509.CertificateBuilder().subject_name(subject).issuer_name(issuer_name or subject).public_key(key.public_key())

@@ -187,6 +187,10 @@ final class WebPKIProfileTests: XCTestCase {
     func testSerialNumberRules() throws {
         let negative = try chain(leaf: ["serial": 0x7e7e_7e7e_7e7e_7e7e, "patch": [["02087e7e7e7e7e7e7e7e", "0208fe7e7e7e7e7e7e7e"]]])
         try assertWebPKIRefuses(negative, "malformedCertificate", rule: "serial_negative", rfc5280Trusts: true)
+        try assertWebPKIRefuses(try chain(leaf: ["openssl_serial": "0"]), "malformedCertificate", rule: "serial_zero", rfc5280Trusts: true)
+        let long = "0x01" + String(repeating: "00", count: 20)
+        try assertWebPKIRefuses(try chain(leaf: ["openssl_serial": long]), "malformedCertificate", rule: "serial_too_long", rfc5280Trusts: true)
+        assertTrusted(try evaluate(try chain(leaf: ["openssl_serial": "0x7f" + String(repeating: "00", count: 19)]), .webpki))
     }
 
     func testMissingAuthorityKeyIdentifierIsRefused() throws {
