@@ -39,6 +39,7 @@ final class WebPKICLITests: XCTestCase {
         let relaxed = try evaluate(["--chain", path("cnonly-chain"), "--host", "www.example.com", "--validation", "rfc5280"])
         XCTAssertEqual(relaxed.status, 0, relaxed.stdout + relaxed.stderr)
         XCTAssertTrue(relaxed.stdout.contains("validation: rfc5280"), relaxed.stdout)
+        XCTAssertTrue(relaxed.stdout.contains("[0] e_sub_cert_certificate_policies_missing: "), relaxed.stdout)
         let bad = try evaluate(["--chain", path("cnonly-chain"), "--host", "www.example.com", "--validation", "browser"])
         XCTAssertEqual(bad.status, 64, bad.stderr)
     }

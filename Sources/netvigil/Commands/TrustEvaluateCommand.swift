@@ -118,6 +118,10 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
         lines += evaluation.servedChain.enumerated().map { TrustOutput.describe($0.element, index: $0.offset, at: evaluation.evaluatedAt) }
         lines.append("validated chain:" + (evaluation.validatedChain.isEmpty ? " (none)" : ""))
         lines += evaluation.validatedChain.enumerated().map { TrustOutput.describe($0.element, index: $0.offset, at: evaluation.evaluatedAt) }
+        if !evaluation.findings.isEmpty {
+            lines.append("findings (Baseline Requirements; the verdict is unchanged):")
+            lines += evaluation.findings.map { "  [\($0.certificate)] \($0.code): \($0.message)" }
+        }
         if !evaluation.pins.configured.isEmpty {
             lines.append("configured pins:")
             lines += evaluation.pins.configured.map { pin in
