@@ -9,18 +9,14 @@ public struct ChainRuleViolation: Sendable, Hashable, Codable, CustomStringConve
     /// What is wrong and what a person can do about it.
     public let detail: String
 
-    public init(depth: Int, subject: String, rule: String, detail: String) {
-        self.depth = depth
-        self.subject = subject
-        self.rule = rule
-        self.detail = detail
-    }
-
-    init(_ certificate: Certificate, at depth: Int, rule: String, _ detail: String) {
-        self.init(depth: depth, subject: certificate.subject, rule: rule, detail: detail)
-    }
-
     public var description: String {
         "\(detail) (rule \(rule), certificate at depth \(depth): \(subject.isEmpty ? "empty subject" : subject))"
+    }
+}
+
+extension ChainRuleViolation {
+    /// A violation by `certificate` at `depth` (its subject taken from it).
+    init(_ certificate: Certificate, at depth: Int, rule: String, _ detail: String) {
+        self.init(depth: depth, subject: certificate.subject, rule: rule, detail: detail)
     }
 }
