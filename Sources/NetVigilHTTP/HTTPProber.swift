@@ -243,6 +243,7 @@ public struct HTTPProber: Sendable {
             result.trustVerdict = evaluation.verdict.summary
             result.pinVerdict = evaluation.pinVerdict
             result.trustMessage = evaluation.message
+            result.findings = evaluation.findings
         }
     }
 

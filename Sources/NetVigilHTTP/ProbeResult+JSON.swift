@@ -47,6 +47,7 @@ extension ProbeResult: Encodable {
         case time, url, finalURL = "final_url", outcome, error, http, timings = "timings_ms", tls
         case trustVerdict = "trust_verdict", pinVerdict = "pin_verdict", resolvedAddress = "resolved_address"
         case redirectCount = "redirect_count", servedChain = "served_chain", validatedChain = "validated_chain", details
+        case findings
     }
 
     private enum HTTPKeys: String, CodingKey {
@@ -90,6 +91,7 @@ extension ProbeResult: Encodable {
         try container.encode(redirects.count, forKey: .redirectCount)
         try container.encode(servedChain, forKey: .servedChain)
         try container.encode(validatedChain, forKey: .validatedChain)
+        try container.encode(findings, forKey: .findings)
         let details = details
         if details.isEmpty { try container.encodeNil(forKey: .details) } else { try container.encode(details, forKey: .details) }
     }
