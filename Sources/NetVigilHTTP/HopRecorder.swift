@@ -7,6 +7,8 @@ final class HopRecorder: @unchecked Sendable {
     var phase: ProbePhase = .connect
     var connectStart: NIODeadline = .now()
     var connectEnd: NIODeadline?
+    /// End of a STARTTLS-style negotiation (the server agreed to TLS).
+    var starttlsEnd: NIODeadline?
     var tlsEnd: NIODeadline?
     var requestSent: NIODeadline?
     var firstByte: NIODeadline?

@@ -32,6 +32,12 @@ public enum ProbeErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// An https:// URL redirected to http:// and the target does not allow downgrades; the http:// URL was
     /// not contacted. A trust problem: credentials would have gone out in clear text.
     case insecureRedirect
+    /// A STARTTLS-style target (smtp, submission, imap, pop3, ldap, postgres) did not offer or refused the upgrade
+    /// to TLS (no STARTTLS/STLS capability, 454, an LDAP error, PostgreSQL's `N`): never a plaintext success.
+    case starttlsUnavailable
+    /// The server's greeting or plaintext negotiation was not its protocol: garbage, a line over 8 KiB, too many
+    /// reply lines, an error reply, bytes sent after the go-ahead for TLS, or a close before TLS.
+    case protocolGreeting
 
     /// Whether losing the network mid-probe can cause this failure (name resolution, connection, TLS
     /// handshake, a cut-off response, a timeout). Verdicts on what the server sent (trust, status, content
@@ -40,7 +46,7 @@ public enum ProbeErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .dns, .connectRefused, .connectTimeout, .connect, .tlsHandshake, .httpProtocol, .timeout: true
         case .invalidRequest, .trust, .status, .contentType, .expectation, .bodyTooLarge, .resourceExhausted,
-             .insecureRedirect: false
+             .insecureRedirect, .starttlsUnavailable, .protocolGreeting: false
         }
     }
 }

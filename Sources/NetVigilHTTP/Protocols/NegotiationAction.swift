@@ -1,0 +1,16 @@
+import NetVigilProbeModel
+
+/// What a protocol negotiation asks its channel handler to do next.
+enum NegotiationAction: Sendable, Equatable {
+    /// Write these bytes (plaintext before TLS, inside TLS after it).
+    case send([UInt8])
+    /// The server agreed: put the TLS handler in front now. Nothing read so far may reach it.
+    case startTLS
+    /// The exchange ended well: close (with close_notify) and report success.
+    case finish
+    /// The exchange failed with this kind and one-line message.
+    case fail(ProbeErrorKind, String)
+
+    /// Bytes of an ASCII command line terminated by CRLF.
+    static func line(_ text: String) -> NegotiationAction { .send(Array((text + "\r\n").utf8)) }
+}

@@ -1,0 +1,24 @@
+/// One protocol's way to a TLS session and a clean goodbye, as a pure state machine: the channel handler feeds it
+/// the connection's events and performs the actions it returns. No sockets, so each protocol is unit-tested with
+/// bytes alone.
+///
+/// Before `startTLS` the machine reads plaintext; after `tlsEstablished()` it reads what the TLS handler decrypted.
+/// A machine returns at most one terminal action (`startTLS`, `finish`, `fail`) per stage, as the last action.
+protocol ServiceNegotiation: Sendable {
+    /// The TCP connection is up (implicit-TLS schemes answer `startTLS` at once).
+    mutating func connected() -> [NegotiationAction]
+    /// Bytes from the server.
+    mutating func received(_ bytes: [UInt8]) -> [NegotiationAction]
+    /// The TLS handshake completed (what is sent now waits in the TLS handler until the chain is trusted).
+    mutating func tlsEstablished() -> [NegotiationAction]
+    /// The server closed the connection: `finish` when that is the expected end, otherwise a failure.
+    func closed() -> NegotiationAction
+}
+
+/// Most reply lines a negotiation accepts in one reply (an EHLO, CAPA or CAPABILITY reply has tens).
+let maxReplyLines = 1_000
+
+/// The result of a closed connection before a machine reached TLS, in the words every protocol uses.
+func closedBeforeTLS(_ protocolName: String) -> NegotiationAction {
+    .fail(.protocolGreeting, "the \(protocolName) server closed the connection before TLS")
+}
