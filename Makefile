@@ -34,7 +34,7 @@ APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config
 # systemd-analyze, setpriv (util-linux), dpkg-deb, dpkg-shlibdeps and lintian for the package, gdb and binutils for the
 # split debug symbols.
 APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus prometheus-alertmanager systemd util-linux \
-	dpkg dpkg-dev lintian chromium gdb binutils
+	dpkg dpkg-dev lintian chromium gdb binutils postfix dovecot-imapd dovecot-pop3d slapd ldap-utils postgresql
 
 .PHONY: all deps test-deps build release run test bench clean install install-files generated deb deb-check debug-symbols
 
