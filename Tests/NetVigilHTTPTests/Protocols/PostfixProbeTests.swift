@@ -1,4 +1,6 @@
+import Foundation
 import NetVigilTestSupport
+import NetVigilTrust
 import XCTest
 @testable import NetVigilHTTP
 
@@ -41,5 +43,26 @@ final class PostfixProbeTests: ServiceProbeTestCase {
         let result = try await probeService("smtp://127.0.0.1:\(port)", timeout: 2)
         XCTAssertEqual(result.error?.kind, .timeout, "\(String(describing: result.error))")
         XCTAssertEqual(result.error?.phase, "starttls")
+    }
+
+    func testCLIProbeAndPin() throws {
+        let port = try XCTUnwrap(postfix).port("smtp")
+        let leafPin = try XCTUnwrap(Certificate.load(contentsOf: pki.path("ca-leaf.crt")).first).spkiPin.description
+        let probe = try ProcessRunner.run(["probe", "--json", "--ca", pki.path("ca.crt"), "--no-system-roots", "--pinning", "publicKey",
+                                           "--pin", leafPin, "--pin", "sha256/" + String(repeating: "A", count: 43) + "=",
+                                           "submission://127.0.0.1:\(port)"])
+        XCTAssertEqual(probe.status, 0, probe.stdout + probe.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["pin_verdict"] as? String, "matched")
+        XCTAssertEqual((json["details"] as? [String: Any])?["scheme"] as? String, "submission")
+        XCTAssertNotNil((json["details"] as? [String: Any])?["starttls_ms"] as? Double)
+        try SchemaValidator.assertValid(text: probe.stdout, schema: "probe-result")
+
+        let pin = try ProcessRunner.run(["pin", "--json", "smtp://127.0.0.1:\(port)"])
+        XCTAssertEqual(pin.status, 0, pin.stderr)
+        XCTAssertTrue(pin.stdout.contains(leafPin), pin.stdout)
+
+        let http = try ProcessRunner.run(["probe", "--expect-status", "200", "smtp://127.0.0.1:\(port)"])
+        XCTAssertEqual(http.status, 64, http.stderr)
     }
 }
