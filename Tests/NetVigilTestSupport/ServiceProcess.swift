@@ -9,12 +9,14 @@ public final class ServiceProcess {
     public let ports: [String: Int]
     private let process = Process()
     private let logPath: String
+    private let stopSignal: Int32
 
     /// Starts `executable` with `arguments` and waits until every port accepts TCP connections; fails with the
     /// log's tail when the server exits or does not listen within `timeout`.
     public init(name: String, executable: String, arguments: [String], directory: TemporaryDirectory, ports: [String: Int],
-                environment: [String: String]? = nil, timeout: TimeInterval = 20) throws {
+                environment: [String: String]? = nil, stopSignal: Int32 = SIGTERM, timeout: TimeInterval = 20) throws {
         self.directory = directory
+        self.stopSignal = stopSignal
         self.ports = ports
         logPath = directory.path("server.log")
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
@@ -45,10 +47,11 @@ public final class ServiceProcess {
     /// What the server logged so far.
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// SIGTERM, SIGKILL after 10 s (polling: `waitUntilExit` can block for good on a killed child).
+    /// The stop signal (SIGTERM unless told), SIGKILL after 10 s (polling: `waitUntilExit` can block for good on
+    /// a killed child).
     public func stop() {
         guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
+        kill(process.processIdentifier, stopSignal)
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }

@@ -1,0 +1,23 @@
+import NetVigilTestSupport
+import XCTest
+@testable import NetVigilHTTP
+
+/// ldap:// (StartTLS extended operation) and ldaps:// against a real OpenLDAP slapd with the test PKI.
+final class SlapdProbeTests: ServiceProbeTestCase {
+    func testStartTLSAndLDAPSAreTrustedAndPinned() async throws {
+        let slapd = try ServiceProcess.slapd(certificate: pki.path("ca-leaf.crt"), key: pki.path("ca-leaf.key"))
+        defer { slapd.stop() }
+        try await assertPinnedAndMismatched("ldap://127.0.0.1:\(slapd.port("ldap"))")
+        try await assertPinnedAndMismatched("ldaps://127.0.0.1:\(slapd.port("ldaps"))")
+        let result = try await probeService("ldap://127.0.0.1:\(slapd.port("ldap"))")
+        XCTAssertNotNil(result.timings.starttls)
+    }
+
+    func testStartTLSWithoutACertificateIsStarttlsUnavailable() async throws {
+        let slapd = try ServiceProcess.slapd(certificate: pki.path("ca-leaf.crt"), key: pki.path("ca-leaf.key"), tls: false)
+        defer { slapd.stop() }
+        let result = try await probeService("ldap://127.0.0.1:\(slapd.port("ldap"))")
+        XCTAssertEqual(result.error?.kind, .starttlsUnavailable, "\(String(describing: result.error))")
+        XCTAssertTrue(result.error?.message.contains("resultCode") ?? false, "\(String(describing: result.error))")
+    }
+}
