@@ -16,7 +16,7 @@ enum ProbeOutput {
                          + "  redirects: \(result.redirects.count)  address: \(result.resolvedAddress ?? "-")")
         }
         let phases: [(String, Double?)] = [("resolve", result.timings.resolve), ("connect", result.timings.connect),
-                                           ("tls", result.timings.tls), ("processing", result.timings.processing),
+                                           ("starttls", result.timings.starttls), ("tls", result.timings.tls), ("processing", result.timings.processing),
                                            ("transfer", result.timings.transfer), ("total", result.timings.total)]
         let total = max(result.timings.total ?? 1, 0.001)
         for (name, value) in phases {
