@@ -87,21 +87,16 @@ extension HTTPProber {
         let exchange = bootstrap.connect(to: address)
             .flatMapErrorThrowing { error -> any Channel in
                 promise.fail(error)
-                throw ConnectFailed(underlying: error)
+                throw ConnectFailure(underlying: error)
             }
             .flatMap { channel in promise.futureResult.always { _ in channel.close(promise: nil) } }
         do {
             try await exchange.get()
-        } catch let failure as ConnectFailed {
+        } catch let failure as ConnectFailure {
             let cappedByDeadline = remaining < .nanoseconds(Int64(configuration.connectTimeout * 1e9)) || NIODeadline.now() >= deadline
             throw Self.connectError(failure.underlying, address: address, cappedByDeadline: cappedByDeadline)
         } catch {
             throw ServiceNegotiationHandler.probeError(for: error)
         }
-    }
-
-    /// A connect that failed, told apart from a failed negotiation on a connected channel.
-    private struct ConnectFailed: Error {
-        var underlying: any Error
     }
 }

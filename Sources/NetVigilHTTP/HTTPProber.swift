@@ -296,7 +296,7 @@ public struct HTTPProber: Sendable {
     }
 
     /// A connect that failed, told apart from a failed exchange on a connected channel.
-    private struct ConnectFailure: Error {
+    struct ConnectFailure: Error {
         var underlying: any Error
     }
 

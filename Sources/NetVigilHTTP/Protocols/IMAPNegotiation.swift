@@ -7,21 +7,16 @@ struct IMAPNegotiation: LineNegotiation {
         case greeting, capability, starttls, greetingOverTLS, logout
     }
 
-    private let implicitTLS: Bool
     private var stage: Stage = .greeting
     private var offersSTARTTLS = false
-    private var lines = ReplyLineCounter()
-    var framer = LineFramer()
-    var isOver = false
+    var session: LineSession
 
     init(implicitTLS: Bool) {
-        self.implicitTLS = implicitTLS
+        session = LineSession(implicitTLS: implicitTLS)
     }
 
-    func connected() -> [NegotiationAction] { implicitTLS ? [.startTLS] : [] }
-
     mutating func tlsEstablished() -> [NegotiationAction] {
-        if implicitTLS {
+        if session.implicitTLS {
             stage = .greetingOverTLS
             return []
         }
@@ -59,7 +54,7 @@ struct IMAPNegotiation: LineNegotiation {
             guard tag == "*" || tag == expected else {
                 return [.fail(.protocolGreeting, "not an IMAP response: \"\(excerpt(line))\"")]
             }
-            guard lines.count(final: tag != "*") else { return [ReplyLineCounter.tooMany(Self.protocolName)] }
+            guard session.lines.count(final: tag != "*") else { return [ReplyLineCounter.tooMany(Self.protocolName)] }
             if tag == "*" {
                 if stage == .capability, status == "CAPABILITY", words.count > 2,
                    words[2].split(separator: " ").contains("STARTTLS") {

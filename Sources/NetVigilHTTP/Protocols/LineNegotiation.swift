@@ -4,22 +4,38 @@
 protocol LineNegotiation: ServiceNegotiation {
     /// Names the protocol in messages.
     static var protocolName: String { get }
-    /// The framer of the current stage.
-    var framer: LineFramer { get set }
-    /// Whether a `finish` or `fail` was returned: later input is ignored.
-    var isOver: Bool { get set }
+    /// What every line-based machine keeps besides its stage.
+    var session: LineSession { get set }
     /// The actions for one complete line.
     mutating func handle(_ line: String) -> [NegotiationAction]
 }
 
+/// The shared state of a `LineNegotiation`.
+struct LineSession: Sendable {
+    /// Whether TLS starts at once (smtps, imaps, pop3s): the greeting is then read over TLS.
+    let implicitTLS: Bool
+    var framer = LineFramer()
+    /// Whether a `finish` or `fail` was returned: later input is ignored.
+    var isOver = false
+    /// The lines of the reply being read.
+    var lines = ReplyLineCounter()
+
+    init(implicitTLS: Bool) {
+        self.implicitTLS = implicitTLS
+    }
+}
+
 extension LineNegotiation {
+    /// Implicit TLS starts TLS at once; otherwise the server speaks first.
+    func connected() -> [NegotiationAction] { session.implicitTLS ? [.startTLS] : [] }
+
     mutating func received(_ bytes: [UInt8]) -> [NegotiationAction] {
-        guard !isOver else { return [] }
+        guard !session.isOver else { return [] }
         let lines: [String]
         do {
-            lines = try framer.lines(adding: bytes)
+            lines = try session.framer.lines(adding: bytes)
         } catch {
-            isOver = true
+            session.isOver = true
             return [LineFramer.tooLong(Self.protocolName)]
         }
         var actions: [NegotiationAction] = []
@@ -27,14 +43,14 @@ extension LineNegotiation {
             actions += handle(line)
             switch actions.last {
             case .startTLS?:
-                if index < lines.count - 1 || framer.hasPending {
-                    isOver = true
+                if index < lines.count - 1 || session.framer.hasPending {
+                    session.isOver = true
                     actions[actions.count - 1] = .fail(.protocolGreeting, "the \(Self.protocolName) server sent more bytes after "
                                                        + "agreeing to TLS (a response injection); none of them were used")
                 }
                 return actions
             case .finish?, .fail?:
-                isOver = true
+                session.isOver = true
                 return actions
             default:
                 continue

@@ -7,21 +7,16 @@ struct POP3Negotiation: LineNegotiation {
         case greeting, capa, capaList, stls, greetingOverTLS, quit
     }
 
-    private let implicitTLS: Bool
     private var stage: Stage = .greeting
     private var offersSTLS = false
-    private var lines = ReplyLineCounter()
-    var framer = LineFramer()
-    var isOver = false
+    var session: LineSession
 
     init(implicitTLS: Bool) {
-        self.implicitTLS = implicitTLS
+        session = LineSession(implicitTLS: implicitTLS)
     }
 
-    func connected() -> [NegotiationAction] { implicitTLS ? [.startTLS] : [] }
-
     mutating func tlsEstablished() -> [NegotiationAction] {
-        if implicitTLS {
+        if session.implicitTLS {
             stage = .greetingOverTLS
             return []
         }
@@ -40,7 +35,7 @@ struct POP3Negotiation: LineNegotiation {
     mutating func handle(_ line: String) -> [NegotiationAction] {
         let status = line.split(separator: " ", maxSplits: 1).first.map { $0.uppercased() } ?? ""
         if stage == .capaList {
-            guard lines.count(final: line == ".") else { return [ReplyLineCounter.tooMany(Self.protocolName)] }
+            guard session.lines.count(final: line == ".") else { return [ReplyLineCounter.tooMany(Self.protocolName)] }
             if status == "STLS" { offersSTLS = true }
             guard line == "." else { return [] }
             guard offersSTLS else { return [.fail(.starttlsUnavailable, "the POP3 server does not list STLS in its CAPA reply")] }

@@ -10,21 +10,16 @@ struct SMTPNegotiation: LineNegotiation {
         case greeting, ehlo, starttls, greetingOverTLS, ehloOverTLS, quit
     }
 
-    private let implicitTLS: Bool
     private var stage: Stage = .greeting
     private var offersSTARTTLS = false
-    private var lines = ReplyLineCounter()
-    var framer = LineFramer()
-    var isOver = false
+    var session: LineSession
 
     init(implicitTLS: Bool) {
-        self.implicitTLS = implicitTLS
+        session = LineSession(implicitTLS: implicitTLS)
     }
 
-    func connected() -> [NegotiationAction] { implicitTLS ? [.startTLS] : [] }
-
     mutating func tlsEstablished() -> [NegotiationAction] {
-        if implicitTLS {
+        if session.implicitTLS {
             stage = .greetingOverTLS
             return []
         }
@@ -44,7 +39,7 @@ struct SMTPNegotiation: LineNegotiation {
         guard let reply = Reply(line) else {
             return [.fail(.protocolGreeting, "not an SMTP reply: \"\(excerpt(line))\"")]
         }
-        guard lines.count(final: reply.isFinal) else { return [ReplyLineCounter.tooMany(Self.protocolName)] }
+        guard session.lines.count(final: reply.isFinal) else { return [ReplyLineCounter.tooMany(Self.protocolName)] }
         if stage == .ehlo, reply.code == 250, reply.keyword == "STARTTLS" { offersSTARTTLS = true }
         guard reply.isFinal else { return [] }
         switch stage {
