@@ -3,25 +3,22 @@
 struct IMAPNegotiation: LineNegotiation {
     static let protocolName = "IMAP"
 
-    private enum Stage {
+    enum Stage {
         case greeting, capability, starttls, greetingOverTLS, logout
     }
 
-    private var stage: Stage = .greeting
-    private var offersSTARTTLS = false
-    var session: LineSession
+    static let commandOverTLS = "c LOGOUT"
 
-    init(implicitTLS: Bool) {
-        session = LineSession(implicitTLS: implicitTLS)
+    var session: LineSession
+    var stage: Stage = .greeting
+    var offersSTARTTLS = false
+
+    init(session: LineSession) {
+        self.session = session
     }
 
-    mutating func tlsEstablished() -> [NegotiationAction] {
-        if session.implicitTLS {
-            stage = .greetingOverTLS
-            return []
-        }
-        stage = .logout
-        return [.line("c LOGOUT")]
+    mutating func enterTLS(awaitingGreeting: Bool) {
+        stage = awaitingGreeting ? .greetingOverTLS : .logout
     }
 
     func closed() -> NegotiationAction {

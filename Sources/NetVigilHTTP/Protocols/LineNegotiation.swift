@@ -6,6 +6,12 @@ protocol LineNegotiation: ServiceNegotiation {
     static var protocolName: String { get }
     /// What every line-based machine keeps besides its stage.
     var session: LineSession { get set }
+    /// The command sent first over a STARTTLS-upgraded session (a second EHLO, LOGOUT, QUIT).
+    static var commandOverTLS: String { get }
+    /// Makes a machine (the memberwise initializer).
+    init(session: LineSession)
+    /// Moves to the stage after the handshake: the greeting (implicit TLS) or the reply to `commandOverTLS`.
+    mutating func enterTLS(awaitingGreeting: Bool)
     /// The actions for one complete line.
     mutating func handle(_ line: String) -> [NegotiationAction]
 }
@@ -26,8 +32,19 @@ struct LineSession: Sendable {
 }
 
 extension LineNegotiation {
+    /// A machine for an implicit-TLS (`smtps`, `imaps`, `pop3s`) or a STARTTLS URL.
+    init(implicitTLS: Bool) {
+        self.init(session: LineSession(implicitTLS: implicitTLS))
+    }
+
     /// Implicit TLS starts TLS at once; otherwise the server speaks first.
     func connected() -> [NegotiationAction] { session.implicitTLS ? [.startTLS] : [] }
+
+    /// Implicit TLS waits for the greeting; an upgraded session sends `commandOverTLS`.
+    mutating func tlsEstablished() -> [NegotiationAction] {
+        enterTLS(awaitingGreeting: session.implicitTLS)
+        return session.implicitTLS ? [] : [.line(Self.commandOverTLS)]
+    }
 
     mutating func received(_ bytes: [UInt8]) -> [NegotiationAction] {
         guard !session.isOver else { return [] }

@@ -3,25 +3,22 @@
 struct POP3Negotiation: LineNegotiation {
     static let protocolName = "POP3"
 
-    private enum Stage {
+    enum Stage {
         case greeting, capa, capaList, stls, greetingOverTLS, quit
     }
 
-    private var stage: Stage = .greeting
-    private var offersSTLS = false
-    var session: LineSession
+    static let commandOverTLS = "QUIT"
 
-    init(implicitTLS: Bool) {
-        session = LineSession(implicitTLS: implicitTLS)
+    var session: LineSession
+    var stage: Stage = .greeting
+    var offersSTLS = false
+
+    init(session: LineSession) {
+        self.session = session
     }
 
-    mutating func tlsEstablished() -> [NegotiationAction] {
-        if session.implicitTLS {
-            stage = .greetingOverTLS
-            return []
-        }
-        stage = .quit
-        return [.line("QUIT")]
+    mutating func enterTLS(awaitingGreeting: Bool) {
+        stage = awaitingGreeting ? .greetingOverTLS : .quit
     }
 
     func closed() -> NegotiationAction {

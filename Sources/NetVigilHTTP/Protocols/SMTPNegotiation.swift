@@ -6,25 +6,22 @@ struct SMTPNegotiation: LineNegotiation {
     static let clientName = "netvigil.invalid"
     static let protocolName = "SMTP"
 
-    private enum Stage {
+    enum Stage {
         case greeting, ehlo, starttls, greetingOverTLS, ehloOverTLS, quit
     }
 
-    private var stage: Stage = .greeting
-    private var offersSTARTTLS = false
-    var session: LineSession
+    static let commandOverTLS = "EHLO \(clientName)"
 
-    init(implicitTLS: Bool) {
-        session = LineSession(implicitTLS: implicitTLS)
+    var session: LineSession
+    var stage: Stage = .greeting
+    var offersSTARTTLS = false
+
+    init(session: LineSession) {
+        self.session = session
     }
 
-    mutating func tlsEstablished() -> [NegotiationAction] {
-        if session.implicitTLS {
-            stage = .greetingOverTLS
-            return []
-        }
-        stage = .ehloOverTLS
-        return [.line("EHLO \(Self.clientName)")]
+    mutating func enterTLS(awaitingGreeting: Bool) {
+        stage = awaitingGreeting ? .greetingOverTLS : .ehloOverTLS
     }
 
     func closed() -> NegotiationAction {
