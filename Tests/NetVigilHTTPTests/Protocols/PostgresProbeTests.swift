@@ -1,3 +1,5 @@
+import Foundation
+import NetVigilAgent
 import NetVigilTestSupport
 import XCTest
 @testable import NetVigilHTTP
@@ -12,6 +14,15 @@ final class PostgresProbeTests: ServiceProbeTestCase {
         XCTAssertEqual(result.outcome, .ok, "\(String(describing: result.error))")
         XCTAssertNotNil(result.timings.starttls)
         XCTAssertFalse(postgres.log.contains("FATAL"), "a probe ends without a startup message and without a server error: \(postgres.log)")
+
+        // The store's row keeps the scheme and the starttls phase in its details, the trust facts in its columns.
+        let record = result.record(target: "db")
+        XCTAssertEqual(record.outcome, .ok)
+        XCTAssertEqual(record.pinVerdict, .notPinned)
+        XCTAssertNil(record.httpStatus)
+        let details = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try XCTUnwrap(record.detailsJSON).utf8)) as? [String: Any])
+        XCTAssertEqual(details["scheme"] as? String, "postgres")
+        XCTAssertNotNil(details["starttls_ms"] as? Double)
     }
 
     func testSSLOffIsStarttlsUnavailable() async throws {
