@@ -8,7 +8,7 @@ enum ProbeOutput {
         if let error = result.error {
             lines.append("FAILED \(error.kind.rawValue): \(error.message)")
         } else {
-            lines.append("OK \(result.status.map(String.init) ?? "")")
+            lines.append("OK \(result.status.map(String.init) ?? result.details.scheme ?? "")")
         }
         lines.append("url: \(result.url)" + (result.finalURL != result.url ? "  →  \(result.finalURL)" : ""))
         if let status = result.status {
