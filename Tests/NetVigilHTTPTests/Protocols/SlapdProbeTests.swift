@@ -11,6 +11,11 @@ final class SlapdProbeTests: ServiceProbeTestCase {
         try await assertPinnedAndMismatched("ldaps://127.0.0.1:\(slapd.port("ldaps"))")
         let result = try await probeService("ldap://127.0.0.1:\(slapd.port("ldap"))")
         XCTAssertNotNil(result.timings.starttls)
+        // `netvigil pin ldap://` lists the live chain's pins, as `pin https://` does.
+        let leafPin = try XCTUnwrap(result.servedChain.first).spkiPin
+        let pin = try ProcessRunner.run(["pin", "--json", "ldap://127.0.0.1:\(slapd.port("ldap"))"])
+        XCTAssertEqual(pin.status, 0, pin.stderr)
+        XCTAssertTrue(pin.stdout.contains(leafPin), pin.stdout)
     }
 
     func testStartTLSWithoutACertificateIsStarttlsUnavailable() async throws {
