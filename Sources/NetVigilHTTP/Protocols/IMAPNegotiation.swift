@@ -24,7 +24,7 @@ struct IMAPNegotiation: LineNegotiation {
     func closed() -> NegotiationAction {
         switch stage {
         case .logout: .finish
-        case .greeting, .capability, .starttls: closedBeforeTLS(Self.protocolName)
+        case .greeting, .capability, .starttls: NegotiationAction.closedBeforeTLS(Self.protocolName)
         case .greetingOverTLS: .fail(.protocolGreeting, "the IMAP server closed the TLS connection before its greeting")
         }
     }
@@ -35,7 +35,7 @@ struct IMAPNegotiation: LineNegotiation {
         switch stage {
         case .greeting, .greetingOverTLS:
             guard tag == "*", status == "OK" || status == "PREAUTH" else {
-                return [.fail(.protocolGreeting, "not an IMAP greeting: \"\(excerpt(line))\"")]
+                return [.fail(.protocolGreeting, "not an IMAP greeting: \"\(NegotiationAction.excerpt(line))\"")]
             }
             if stage == .greetingOverTLS {
                 stage = .logout
@@ -49,7 +49,7 @@ struct IMAPNegotiation: LineNegotiation {
         case .capability, .starttls, .logout:
             let expected = stage == .capability ? "A" : stage == .starttls ? "B" : "C"
             guard tag == "*" || tag == expected else {
-                return [.fail(.protocolGreeting, "not an IMAP response: \"\(excerpt(line))\"")]
+                return [.fail(.protocolGreeting, "not an IMAP response: \"\(NegotiationAction.excerpt(line))\"")]
             }
             guard session.lines.count(final: tag != "*") else { return [ReplyLineCounter.tooMany(Self.protocolName)] }
             if tag == "*" {
@@ -67,14 +67,14 @@ struct IMAPNegotiation: LineNegotiation {
     private mutating func tagged(ok: Bool, line: String) -> [NegotiationAction] {
         switch stage {
         case .capability:
-            guard ok else { return [.fail(.starttlsUnavailable, "CAPABILITY was answered \"\(excerpt(line))\"")] }
+            guard ok else { return [.fail(.starttlsUnavailable, "CAPABILITY was answered \"\(NegotiationAction.excerpt(line))\"")] }
             guard offersSTARTTLS else {
                 return [.fail(.starttlsUnavailable, "the IMAP server does not list STARTTLS in its CAPABILITY")]
             }
             stage = .starttls
             return [.line("b STARTTLS")]
         case .starttls:
-            guard ok else { return [.fail(.starttlsUnavailable, "STARTTLS was answered \"\(excerpt(line))\"")] }
+            guard ok else { return [.fail(.starttlsUnavailable, "STARTTLS was answered \"\(NegotiationAction.excerpt(line))\"")] }
             return [.startTLS]
         case .logout, .greeting, .greetingOverTLS:
             return [.finish]

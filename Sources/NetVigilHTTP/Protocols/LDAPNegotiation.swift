@@ -31,7 +31,7 @@ struct LDAPNegotiation: ServiceNegotiation {
         return [.send(Self.unbindRequest), .finish]
     }
 
-    func closed() -> NegotiationAction { overTLS ? .finish : closedBeforeTLS("LDAP") }
+    func closed() -> NegotiationAction { overTLS ? .finish : NegotiationAction.closedBeforeTLS("LDAP") }
 
     mutating func received(_ bytes: [UInt8]) -> [NegotiationAction] {
         guard !overTLS, !isOver else { return [] }
@@ -56,7 +56,7 @@ struct LDAPNegotiation: ServiceNegotiation {
               fields[0].tag == 0x0A, let resultCode = fields[0].integer else {
             return .fail(.protocolGreeting, "the LDAP server's answer is not an extended response")
         }
-        let diagnostic = excerpt(String(decoding: fields[2].contents, as: UTF8.self))
+        let diagnostic = NegotiationAction.excerpt(String(decoding: fields[2].contents, as: UTF8.self))
         guard id == 1 else {
             return .fail(.protocolGreeting, "the LDAP server sent a notice of disconnection or an unrelated message (id \(id)): \(diagnostic)")
         }

@@ -36,10 +36,3 @@ extension LineFramer {
         .fail(.protocolGreeting, "the \(protocolName) server sent a line longer than \(maxLineBytes) bytes")
     }
 }
-
-/// A printable, bounded excerpt of a server line for messages (control characters dropped, 120 characters).
-func excerpt(_ line: String) -> String {
-    let printable = line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }
-    let text = String(String.UnicodeScalarView(printable))
-    return text.count > 120 ? String(text.prefix(120)) + "…" : text
-}

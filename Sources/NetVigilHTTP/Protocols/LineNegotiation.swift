@@ -16,21 +16,6 @@ protocol LineNegotiation: ServiceNegotiation {
     mutating func handle(_ line: String) -> [NegotiationAction]
 }
 
-/// The shared state of a `LineNegotiation`.
-struct LineSession: Sendable {
-    /// Whether TLS starts at once (smtps, imaps, pop3s): the greeting is then read over TLS.
-    let implicitTLS: Bool
-    var framer = LineFramer()
-    /// Whether a `finish` or `fail` was returned: later input is ignored.
-    var isOver = false
-    /// The lines of the reply being read.
-    var lines = ReplyLineCounter()
-
-    init(implicitTLS: Bool) {
-        self.implicitTLS = implicitTLS
-    }
-}
-
 extension LineNegotiation {
     /// A machine for an implicit-TLS (`smtps`, `imaps`, `pop3s`) or a STARTTLS URL.
     init(implicitTLS: Bool) {
@@ -74,22 +59,5 @@ extension LineNegotiation {
             }
         }
         return actions
-    }
-}
-
-/// Counts the lines of one multi-line reply against `maxReplyLines`.
-struct ReplyLineCounter: Sendable {
-    private var count = 0
-
-    /// Counts one line; false once the reply is longer than allowed.
-    mutating func count(final: Bool) -> Bool {
-        count += 1
-        defer { if final { count = 0 } }
-        return count <= maxReplyLines
-    }
-
-    /// The failure of a reply over the limit.
-    static func tooMany(_ protocolName: String) -> NegotiationAction {
-        .fail(.protocolGreeting, "the \(protocolName) server sent a reply of more than \(maxReplyLines) lines")
     }
 }

@@ -13,4 +13,16 @@ enum NegotiationAction: Sendable, Equatable {
 
     /// Bytes of an ASCII command line terminated by CRLF.
     static func line(_ text: String) -> NegotiationAction { .send(Array((text + "\r\n").utf8)) }
+
+    /// A close before TLS, in the words every protocol uses.
+    static func closedBeforeTLS(_ protocolName: String) -> NegotiationAction {
+        .fail(.protocolGreeting, "the \(protocolName) server closed the connection before TLS")
+    }
+
+    /// A printable, bounded excerpt of what a server sent, for messages (control characters dropped, 120 characters).
+    static func excerpt(_ text: String) -> String {
+        let printable = text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }
+        let result = String(String.UnicodeScalarView(printable))
+        return result.count > 120 ? String(result.prefix(120)) + "…" : result
+    }
 }

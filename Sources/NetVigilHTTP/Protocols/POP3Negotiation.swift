@@ -24,7 +24,7 @@ struct POP3Negotiation: LineNegotiation {
     func closed() -> NegotiationAction {
         switch stage {
         case .quit: .finish
-        case .greeting, .capa, .capaList, .stls: closedBeforeTLS(Self.protocolName)
+        case .greeting, .capa, .capaList, .stls: NegotiationAction.closedBeforeTLS(Self.protocolName)
         case .greetingOverTLS: .fail(.protocolGreeting, "the POP3 server closed the TLS connection before its greeting")
         }
     }
@@ -40,12 +40,12 @@ struct POP3Negotiation: LineNegotiation {
             return [.line("STLS")]
         }
         guard status == "+OK" || status == "-ERR" else {
-            return [.fail(.protocolGreeting, "not a POP3 reply: \"\(excerpt(line))\"")]
+            return [.fail(.protocolGreeting, "not a POP3 reply: \"\(NegotiationAction.excerpt(line))\"")]
         }
         let ok = status == "+OK"
         switch stage {
         case .greeting, .greetingOverTLS:
-            guard ok else { return [.fail(.protocolGreeting, "the POP3 greeting was \"\(excerpt(line))\"")] }
+            guard ok else { return [.fail(.protocolGreeting, "the POP3 greeting was \"\(NegotiationAction.excerpt(line))\"")] }
             if stage == .greetingOverTLS {
                 stage = .quit
                 return [.line("QUIT")]
@@ -53,11 +53,11 @@ struct POP3Negotiation: LineNegotiation {
             stage = .capa
             return [.line("CAPA")]
         case .capa:
-            guard ok else { return [.fail(.starttlsUnavailable, "CAPA was answered \"\(excerpt(line))\": STLS cannot be confirmed")] }
+            guard ok else { return [.fail(.starttlsUnavailable, "CAPA was answered \"\(NegotiationAction.excerpt(line))\": STLS cannot be confirmed")] }
             stage = .capaList
             return []
         case .stls:
-            guard ok else { return [.fail(.starttlsUnavailable, "STLS was answered \"\(excerpt(line))\"")] }
+            guard ok else { return [.fail(.starttlsUnavailable, "STLS was answered \"\(NegotiationAction.excerpt(line))\"")] }
             return [.startTLS]
         case .quit, .capaList:
             return [.finish]

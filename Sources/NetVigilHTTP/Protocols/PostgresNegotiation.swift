@@ -14,7 +14,7 @@ struct PostgresNegotiation: ServiceNegotiation {
         return [.finish]
     }
 
-    func closed() -> NegotiationAction { overTLS ? .finish : closedBeforeTLS("PostgreSQL") }
+    func closed() -> NegotiationAction { overTLS ? .finish : NegotiationAction.closedBeforeTLS("PostgreSQL") }
 
     mutating func received(_ bytes: [UInt8]) -> [NegotiationAction] {
         guard !overTLS, !isOver, let first = bytes.first else { return [] }
@@ -28,7 +28,7 @@ struct PostgresNegotiation: ServiceNegotiation {
         case UInt8(ascii: "N"):
             return [.fail(.starttlsUnavailable, "the PostgreSQL server answered N to the SSLRequest: it does not accept TLS")]
         case UInt8(ascii: "E"):
-            let text = excerpt(String(decoding: bytes.dropFirst(5).prefix(512).map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self))
+            let text = NegotiationAction.excerpt(String(decoding: bytes.dropFirst(5).prefix(512).map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self))
             return [.fail(.protocolGreeting, "the server answered the SSLRequest with an error message: \(text)")]
         default:
             return [.fail(.protocolGreeting, "not a PostgreSQL answer to the SSLRequest (first byte 0x\(String(first, radix: 16)))")]

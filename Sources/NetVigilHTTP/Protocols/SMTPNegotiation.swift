@@ -27,14 +27,14 @@ struct SMTPNegotiation: LineNegotiation {
     func closed() -> NegotiationAction {
         switch stage {
         case .quit: .finish
-        case .greeting, .ehlo, .starttls: closedBeforeTLS(Self.protocolName)
+        case .greeting, .ehlo, .starttls: NegotiationAction.closedBeforeTLS(Self.protocolName)
         case .greetingOverTLS, .ehloOverTLS: .fail(.protocolGreeting, "the SMTP server closed the TLS connection before its reply")
         }
     }
 
     mutating func handle(_ line: String) -> [NegotiationAction] {
         guard let reply = Reply(line) else {
-            return [.fail(.protocolGreeting, "not an SMTP reply: \"\(excerpt(line))\"")]
+            return [.fail(.protocolGreeting, "not an SMTP reply: \"\(NegotiationAction.excerpt(line))\"")]
         }
         guard session.lines.count(final: reply.isFinal) else { return [ReplyLineCounter.tooMany(Self.protocolName)] }
         if stage == .ehlo, reply.code == 250, reply.keyword == "STARTTLS" { offersSTARTTLS = true }
@@ -42,7 +42,7 @@ struct SMTPNegotiation: LineNegotiation {
         switch stage {
         case .greeting, .greetingOverTLS:
             guard reply.code == 220 else {
-                return [.fail(.protocolGreeting, "the SMTP greeting was \"\(excerpt(line))\", not 220")]
+                return [.fail(.protocolGreeting, "the SMTP greeting was \"\(NegotiationAction.excerpt(line))\", not 220")]
             }
             if stage == .greetingOverTLS {
                 stage = .quit
@@ -52,7 +52,7 @@ struct SMTPNegotiation: LineNegotiation {
             return [.line("EHLO \(Self.clientName)")]
         case .ehlo:
             guard reply.code == 250 else {
-                return [.fail(.starttlsUnavailable, "EHLO was answered \"\(excerpt(line))\": no STARTTLS without EHLO")]
+                return [.fail(.starttlsUnavailable, "EHLO was answered \"\(NegotiationAction.excerpt(line))\": no STARTTLS without EHLO")]
             }
             guard offersSTARTTLS else {
                 return [.fail(.starttlsUnavailable, "the SMTP server does not offer STARTTLS in its EHLO reply")]
@@ -61,12 +61,12 @@ struct SMTPNegotiation: LineNegotiation {
             return [.line("STARTTLS")]
         case .starttls:
             guard reply.code == 220 else {
-                return [.fail(.starttlsUnavailable, "STARTTLS was answered \"\(excerpt(line))\"")]
+                return [.fail(.starttlsUnavailable, "STARTTLS was answered \"\(NegotiationAction.excerpt(line))\"")]
             }
             return [.startTLS]
         case .ehloOverTLS:
             guard reply.code == 250 else {
-                return [.fail(.protocolGreeting, "EHLO over TLS was answered \"\(excerpt(line))\"")]
+                return [.fail(.protocolGreeting, "EHLO over TLS was answered \"\(NegotiationAction.excerpt(line))\"")]
             }
             stage = .quit
             return [.line("QUIT")]

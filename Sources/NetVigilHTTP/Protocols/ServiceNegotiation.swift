@@ -14,11 +14,3 @@ protocol ServiceNegotiation: Sendable {
     /// The server closed the connection: `finish` when that is the expected end, otherwise a failure.
     func closed() -> NegotiationAction
 }
-
-/// Most reply lines a negotiation accepts in one reply (an EHLO, CAPA or CAPABILITY reply has tens).
-let maxReplyLines = 1_000
-
-/// The result of a closed connection before a machine reached TLS, in the words every protocol uses.
-func closedBeforeTLS(_ protocolName: String) -> NegotiationAction {
-    .fail(.protocolGreeting, "the \(protocolName) server closed the connection before TLS")
-}
