@@ -73,15 +73,7 @@ final class DaemonServiceTargetTests: XCTestCase {
                 timeout: 3s
                 tls: { ca: [\(directory.path("ca.pem"))] }
             """)
-        let log = directory.path("daemon.log")
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let daemon = Process()
-        daemon.executableURL = ProcessRunner.binary
-        daemon.arguments = ["run", "--config", config]
-        daemon.currentDirectoryURL = directory.url
-        daemon.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        daemon.standardError = daemon.standardOutput
-        try daemon.run()
+        let (daemon, log) = try DaemonProcess.start(config: config, in: directory)
         processes.append(daemon)
 
         let deadline = Date().addingTimeInterval(30)
