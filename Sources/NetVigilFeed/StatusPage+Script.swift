@@ -115,8 +115,11 @@ extension StatusPage {
                    target.consecutive_failures > 1 ? el("span", {class: "muted"}, " \u00d7" + target.consecutive_failures) : null),
                 ageCell(target.last_probe_at, {title: target.last_probe_at || "never"}),
                 ...["resolve", "connect", "tls", "processing", "transfer", "total"].map((phase) =>
-                  el("td", {class: "num phase-" + phase}, milliseconds(timings[phase]))),
-                el("td", {class: "num http"}, last && last.http_status ? last.http_status : dash),
+                  el("td", {class: "num phase-" + phase,
+                            title: phase === "tls" && timings.starttls != null ? "after " + milliseconds(timings.starttls) + " ms of STARTTLS" : null},
+                     milliseconds(timings[phase]))),
+                el("td", {class: "num http"}, last && last.http_status ? last.http_status
+                   : (["http", "https"].includes(target.url.split(":")[0]) ? dash : target.url.split(":")[0])),
                 el("td", {class: "tls-version"}, last && last.tls_version ? last.tls_version : dash),
                 el("td", {class: "trust"}, last && last.trust_verdict ? badge(last.trust_verdict, trustTone(last.trust_verdict)) : dash),
                 el("td", {class: "pin"}, last && last.pin_verdict ? badge(last.pin_verdict, pinTone[last.pin_verdict]) : dash),

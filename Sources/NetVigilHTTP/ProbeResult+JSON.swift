@@ -16,10 +16,14 @@ extension ProbeResult: Encodable {
         public var phase: String?
         /// The trust evaluation's explanation.
         public var trustMessage: String?
+        /// The `ServiceScheme` of a non-HTTP target (`smtp`, `ldaps`, `tls`, ...).
+        public var scheme: String?
+        /// The `starttls` phase (greeting and negotiation before TLS) in milliseconds.
+        public var starttlsMilliseconds: Double?
 
         enum CodingKeys: String, CodingKey {
             case finalURL = "final_url", redirects, expectationFailures = "expectation_failures", alert, phase
-            case trustMessage = "trust_message"
+            case trustMessage = "trust_message", scheme, starttlsMilliseconds = "starttls_ms"
         }
 
         /// True when there is nothing to keep.
@@ -30,7 +34,8 @@ extension ProbeResult: Encodable {
     public var details: Details {
         Details(finalURL: finalURL == url ? nil : finalURL, redirects: redirects.isEmpty ? nil : redirects,
                 expectationFailures: expectationFailures.isEmpty ? nil : expectationFailures,
-                alert: error?.alert, phase: error?.phase, trustMessage: trustMessage)
+                alert: error?.alert, phase: error?.phase, trustMessage: trustMessage,
+                scheme: URL(string: url).flatMap(ServiceScheme.init(url:))?.rawValue, starttlsMilliseconds: timings.starttls)
     }
 
     /// `details` as a compact JSON object with sorted keys; nil when empty.

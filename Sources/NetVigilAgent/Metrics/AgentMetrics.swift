@@ -107,6 +107,8 @@ public final class AgentMetrics: Sendable {
             for (phase, value) in zip(Self.phases, milliseconds) {
                 setGauge(Name.probeDuration, [targetLabel, ("phase", phase)], (value ?? 0) / 1_000)
             }
+            // Only STARTTLS-style targets (smtp://, ldap://, postgres://, ...) have this phase.
+            setOrRemoveGauge(Name.probeDuration, [targetLabel, ("phase", "starttls")], timings.starttls.map { $0 / 1_000 })
             setGauge(Name.probeHTTPStatusCode, [targetLabel], Double(record.httpStatus ?? 0))
             setOrRemoveGauge(Name.tlsTrusted, [targetLabel], Self.trustedValue(record.trustVerdict))
             setOrRemoveGauge(Name.tlsPinMatch, [targetLabel], Self.pinMatchValue(record.pinVerdict))
