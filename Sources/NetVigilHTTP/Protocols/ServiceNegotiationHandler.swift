@@ -22,6 +22,11 @@ final class ServiceNegotiationHandler: ChannelDuplexHandler, RemovableChannelHan
     private let makeTLS: TLSFactory
     private var timeoutTask: Scheduled<Void>?
     private var tlsAdded = false
+    /// TLS 1.3 with a CertificateRequest: the server judges the client certificate after the client's handshake ended,
+    /// and its refusal arrives as an alert on the next read. `finish` waits this long for it.
+    private var verdictGrace: TimeAmount?
+    /// How long a TLS 1.3 server that asked for a client certificate gets to refuse it.
+    static let clientCertificateVerdictGrace = TimeAmount.milliseconds(500)
     private var done = false
 
     init(negotiation: any ServiceNegotiation, usesSTARTTLS: Bool, deadline: NIODeadline, promise: EventLoopPromise<Void>,
@@ -87,8 +92,10 @@ final class ServiceNegotiationHandler: ChannelDuplexHandler, RemovableChannelHan
                 startTLS(context: context)
             case .finish:
                 // Runs after the TLS handler's trust decision for this handshake: a refused chain failed us first.
+                // A TLS 1.3 server that asked for a client certificate may still refuse it: its alert fails us first.
                 let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-                context.eventLoop.execute {
+                let wait = verdictGrace.map { min($0, max(.zero, deadline - .now())) } ?? .zero
+                context.eventLoop.scheduleTask(in: wait) {
                     let (handler, context) = loopBound.value
                     handler.finish(context: context)
                 }
@@ -105,8 +112,11 @@ final class ServiceNegotiationHandler: ChannelDuplexHandler, RemovableChannelHan
         recorder.phase = .tls
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         do {
-            let tls = try makeTLS { _ in
+            let tls = try makeTLS { info in
                 let (handler, context) = loopBound.value
+                if info.clientCertificateRequested, info.version == "TLSv1.3" {
+                    handler.verdictGrace = Self.clientCertificateVerdictGrace
+                }
                 handler.recorder.tlsEnd = .now()
                 handler.recorder.requestSent = .now()
                 handler.recorder.phase = .processing
