@@ -48,6 +48,7 @@ func buildRouter(configuration: FeedConfiguration, state: FeedState) -> Router<B
     FeedRoutes.addMetrics(to: router, state: state)
     FeedRoutes.addHistory(to: router, state: state)
     FeedRoutes.addTarget(to: router, state: state)
+    FeedRoutes.addSeries(to: router, state: state)
     FeedRoutes.addExport(to: router, state: state)
     FeedRoutes.addEvents(to: router, state: state)
     FeedRoutes.addStatusPage(to: router)
