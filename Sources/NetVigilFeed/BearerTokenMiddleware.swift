@@ -2,20 +2,23 @@ import Hummingbird
 import NetVigilAgent
 
 /// Requires `Authorization: Bearer TOKEN` on every route except the open paths (`/healthz` and the status page `/`,
-/// which holds no data).
+/// which holds no data) and paths under an open prefix (the target pages `/targets/…`, which hold none either).
 ///
 /// The comparison takes the same time whatever the input (no early exit on the first differing byte).
 public struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: [UInt8]
     let openPaths: Set<String>
+    let openPrefixes: [String]
 
-    public init(token: Secret, openPaths: Set<String> = ["/healthz", "/"]) {
+    public init(token: Secret, openPaths: Set<String> = ["/healthz", "/"], openPrefixes: [String] = ["/targets/"]) {
         self.token = Array(token.value.utf8)
         self.openPaths = openPaths
+        self.openPrefixes = openPrefixes
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if openPaths.contains(request.uri.path) {
+        let path = request.uri.path
+        if openPaths.contains(path) || openPrefixes.contains(where: { path.hasPrefix($0) && !path.dropFirst($0.count).contains("/") }) {
             return try await next(request, context)
         }
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),

@@ -8,9 +8,14 @@ import Hummingbird
 /// is the only way its inline style and script may run; nothing is loaded from elsewhere.
 enum StatusPage {
     /// The markup split at each nonce placeholder, so a response only joins the pieces.
-    private static let pieces: [String] = markup
-        .replacingOccurrences(of: "{{script}}", with: script)
-        .components(separatedBy: "{{nonce}}")
+    private static let pieces = pieces(markup: markup, script: script)
+
+    /// `markup` with ``style`` and `script` inserted, split at each nonce placeholder.
+    static func pieces(markup: String, script: String) -> [String] {
+        markup.replacingOccurrences(of: "{{style}}", with: style)
+            .replacingOccurrences(of: "{{script}}", with: script)
+            .components(separatedBy: "{{nonce}}")
+    }
 
     /// The page with `nonce` on its `<style>` and `<script>` elements.
     static func html(nonce: String) -> String {
@@ -33,12 +38,17 @@ enum StatusPage {
 
     /// The `200 text/html` response with its security headers; never cached (each carries its own nonce).
     static func response() -> Response {
+        response(pieces)
+    }
+
+    /// The response for a page split into `pieces` at its nonce placeholders.
+    static func response(_ pieces: [String]) -> Response {
         let nonce = makeNonce()
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.contentSecurityPolicy] = contentSecurityPolicy(nonce: nonce)
         headers[.xContentTypeOptions] = "nosniff"
         headers[.cacheControl] = "no-store"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html(nonce: nonce))))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: pieces.joined(separator: nonce))))
     }
 }

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import NetVigilAgent
 import NetVigilStore
+import NetVigilTestSupport
 import XCTest
 @testable import NetVigilFeed
 
@@ -105,5 +106,38 @@ final class StatusPageTests: XCTestCase {
         XCTAssertTrue(StatusPage.script.contains("fetch(\"v1/events\""))
         XCTAssertTrue(StatusPage.script.contains("result.Authorization = \"Bearer \" + token"))
         XCTAssertTrue(StatusPage.script.contains("sessionStorage"))
+    }
+}
+
+/// `GET /targets/NAME`: open like `/`, self-contained under the same CSP, while its data needs the token.
+final class TargetPageTests: XCTestCase {
+    func testTargetPageIsOpenSelfContainedAndInsertsNoHTML() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        let app = buildApplication(
+            configuration: FeedConfiguration(listen: ListenAddress(host: "127.0.0.1", port: 0), token: Secret("page-token")),
+            state: FeedState(store: store), logger: Logger(label: "test"))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/targets/api", method: .get) { response in
+                XCTAssertEqual(response.status, .ok)
+                XCTAssertEqual(response.headers[.contentType], "text/html; charset=utf-8")
+                let policy = try XCTUnwrap(response.headers[.contentSecurityPolicy])
+                XCTAssertFalse(policy.contains("unsafe-inline"), policy)
+                XCTAssertFalse(String(buffer: response.body).contains("{{"), "a placeholder was left in the page")
+            }
+            for path in ["/targets/api/uptime", "/v1/targets/api", "/v1/targets/api/uptime", "/targets"] {
+                try await client.execute(uri: path, method: .get) { response in
+                    XCTAssertNotEqual(response.status, .ok, "\(path) is not open")
+                }
+            }
+        }
+        let html = TargetPage.html(nonce: "n").replacingOccurrences(of: #"<link rel="icon" href="data:,">"#, with: "")
+        for forbidden in [" src=", " href=", "http://", "https://", "//cdn", "@import", "url("] {
+            XCTAssertFalse(html.contains(forbidden), "the page must not reference \(forbidden)")
+        }
+        XCTAssertNil(html.range(of: #"<[^>]*\son[a-z]+\s*="#, options: .regularExpression))
+        for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "srcdoc"] {
+            XCTAssertFalse(TargetPage.script.contains(sink), "the script must not use \(sink)")
+        }
     }
 }
