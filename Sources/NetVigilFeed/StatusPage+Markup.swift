@@ -17,7 +17,7 @@ extension StatusPage {
         {{style}}
         </style>
         </head>
-        <body>
+        <body data-public="{{public}}">
         <svg id="svg-namespace" hidden aria-hidden="true"></svg>
         <header>
           <h1>netvigil</h1>
@@ -38,6 +38,7 @@ extension StatusPage {
           <p id="health" class="bad" hidden></p>
           <h2>Targets</h2>
           <div id="targets" class="cards"></div>
+          <section id="reachability-section">
           <h2>Reachability</h2>
           <div class="scroll">
           <table id="reachability">
@@ -46,6 +47,7 @@ extension StatusPage {
           </table>
           </div>
           <p id="captive-portal" class="muted"></p>
+          </section>
           <p id="store" class="muted"></p>
         </main>
         <script nonce="{{nonce}}">

@@ -5,18 +5,32 @@ extension StatusPage {
           const OVERVIEW_EVERY_MS = 20000;
           let report = null, overview = null, overviewAt = 0;
 
+          const PUBLIC = document.body.dataset.public === "true";
           const openEvents = (init) => fetch("v1/events", init);
+          // started_at + uptime_seconds is the server's clock when it answered.
+          function setClock() {
+            const started = parseTime(report.started_at);
+            if (started !== null) clockOffset = started + report.uptime_seconds * 1000 - Date.now();
+          }
           const page = {
             async load(getJSON) {
+              if (PUBLIC && !token) {
+                // Public mode without a token: the redacted document, with the buckets inside.
+                report = await getJSON(fetch("v1/public/status", options()));
+                overview = report.overview;
+                overviewAt = Date.now();
+                setClock();
+                return;
+              }
               const stale = Date.now() - overviewAt > OVERVIEW_EVERY_MS;
               const [status, buckets] = await Promise.all([getJSON(fetch("v1/status", options())),
                 stale ? getJSON(fetch("v1/overview?range=24h&bucket=30m", options())) : null]);
               if (buckets) { overview = buckets; overviewAt = Date.now(); }
               report = status;
-              // started_at + uptime_seconds is the server's clock when it answered.
-              const started = parseTime(report.started_at);
-              if (started !== null) clockOffset = started + report.uptime_seconds * 1000 - Date.now();
+              setClock();
             },
+            // The event stream needs the token: the public view polls instead.
+            streams() { return !(PUBLIC && !token); },
             render() { renderTargets(); renderReachability(); renderSummary(); },
           };
 
@@ -123,12 +137,15 @@ extension StatusPage {
             const counts = {};
             for (const target of report.targets || []) counts[target.status] = (counts[target.status] || 0) + 1;
             const parts = ["v" + report.version, "up " + duration(report.uptime_seconds)];
+            if (report.redacted) parts.push("public view");
             for (const status of ["up", "down", "skipped", "pending"]) if (counts[status]) parts.push(counts[status] + " " + status);
             byId("summary").textContent = parts.join(" \u00b7 ");
             const health = report.health;
             byId("health").hidden = !health || health.healthy;
             byId("health").textContent = health && !health.healthy ? "unhealthy: " + health.problems.join("; ") : "";
+            byId("reachability-section").hidden = !!report.redacted;
             const store = report.store || {};
+            byId("store").hidden = !report.store;
             byId("store").textContent = "store " + (store.path || "?") + ": " + (store.probe_results || 0) + " probe results, "
               + (store.alerts_pending || 0) + " alerts pending delivery";
           }

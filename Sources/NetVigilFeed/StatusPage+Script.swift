@@ -188,6 +188,11 @@ extension StatusPage {
             byId("forget-token").hidden = !token;
             if (!(await load()) && waitingForToken) await waitingForToken;
             setInterval(tickAges, 1000);
+            if (page.streams && !page.streams()) {
+              setConnection("polling", "public view, updated every " + POLL_MS / 1000 + " s");
+              startPolling();
+              return;
+            }
             if (!canStream) {
               setConnection("polling", "polling every " + POLL_MS / 1000 + " s");
               startPolling();

@@ -9,10 +9,13 @@ import Hummingbird
 enum StatusPage {
     /// The markup split at each nonce placeholder, so a response only joins the pieces.
     private static let pieces = pieces(markup: markup, script: script)
+    /// The overview for public mode (`data-public="true"` on its body).
+    private static let publicPieces = pieces(markup: markup, script: script, publicStatus: true)
 
     /// `markup` with ``style`` and `script` inserted, split at each nonce placeholder.
-    static func pieces(markup: String, script: String) -> [String] {
+    static func pieces(markup: String, script: String, publicStatus: Bool = false) -> [String] {
         markup.replacingOccurrences(of: "{{style}}", with: style)
+            .replacingOccurrences(of: "{{public}}", with: publicStatus ? "true" : "false")
             .replacingOccurrences(of: "{{script}}", with: script)
             .components(separatedBy: "{{nonce}}")
     }
@@ -37,8 +40,8 @@ enum StatusPage {
     }
 
     /// The `200 text/html` response with its security headers; never cached (each carries its own nonce).
-    static func response() -> Response {
-        response(pieces)
+    static func response(publicStatus: Bool = false) -> Response {
+        response(publicStatus ? publicPieces : pieces)
     }
 
     /// The response for a page split into `pieces` at its nonce placeholders.

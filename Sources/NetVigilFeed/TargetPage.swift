@@ -35,7 +35,7 @@ enum TargetPage {
         {{style}}
         </style>
         </head>
-        <body>
+        <body data-public="{{public}}">
         <svg id="svg-namespace" hidden aria-hidden="true"></svg>
         <header>
           <h1><a id="home">netvigil</a> / <span id="target-name"></span></h1>
