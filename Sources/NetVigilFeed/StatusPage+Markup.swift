@@ -1,24 +1,11 @@
 extension StatusPage {
-    /// The overview's HTML. `{{nonce}}` is replaced by the response's CSP nonce, `{{style}}` by ``style``,
-    /// `{{script}}` by ``script``.
+    /// The overview's HTML. `{{head}}` and `{{token-form}}` are replaced by ``head`` and ``tokenForm``, `{{title}}`
+    /// by the page's title, `{{nonce}}` by the response's CSP nonce, `{{style}}` by ``style``, `{{script}}` by ``script``.
     ///
     /// The markup is static: the script fills it with DOM nodes and text (never HTML strings). The hidden `<svg>`
     /// gives the script the SVG namespace without a URL in the page.
     static let markup = #"""
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="referrer" content="no-referrer">
-        <link rel="icon" href="data:,">
-        <title>netvigil</title>
-        <style nonce="{{nonce}}">
-        {{style}}
-        </style>
-        </head>
-        <body data-public="{{public}}">
-        <svg id="svg-namespace" hidden aria-hidden="true"></svg>
+        {{head}}
         <header>
           <h1>netvigil</h1>
           <span id="summary" class="muted">loading…</span>
@@ -26,13 +13,7 @@ extension StatusPage {
           <button type="button" id="forget-token" hidden>forget token</button>
         </header>
         <noscript><p>This page needs JavaScript; the same data is at <code>/v1/status</code>.</p></noscript>
-        <form id="token-form" hidden>
-          <label for="token-input">This feed needs its bearer token (<code>feed.token</code>):</label><br>
-          <input id="token-input" type="password" autocomplete="off" spellcheck="false" required>
-          <button type="submit">Show status</button>
-          <p id="token-message" class="bad"></p>
-          <p class="muted">Kept in this tab's session storage only and sent as <code>Authorization: Bearer</code>.</p>
-        </form>
+        {{token-form}}
         <div id="banner" hidden></div>
         <main id="content" hidden>
           <p id="health" class="bad" hidden></p>
@@ -56,5 +37,34 @@ extension StatusPage {
         </body>
         </html>
 
+        """#
+
+    /// Everything before the page's own `<header>`: document head with the nonce'd style, and the start of the body.
+    static let head = #"""
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="referrer" content="no-referrer">
+        <link rel="icon" href="data:,">
+        <title>{{title}}</title>
+        <style nonce="{{nonce}}">
+        {{style}}
+        </style>
+        </head>
+        <body data-public="{{public}}">
+        <svg id="svg-namespace" hidden aria-hidden="true"></svg>
+        """#
+
+    /// The form that asks for the bearer token when the feed answers 401.
+    static let tokenForm = #"""
+        <form id="token-form" hidden>
+          <label for="token-input">This feed needs its bearer token (<code>feed.token</code>):</label><br>
+          <input id="token-input" type="password" autocomplete="off" spellcheck="false" required>
+          <button type="submit">Show status</button>
+          <p id="token-message" class="bad"></p>
+          <p class="muted">Kept in this tab's session storage only and sent as <code>Authorization: Bearer</code>.</p>
+        </form>
         """#
 }

@@ -13,8 +13,11 @@ enum StatusPage {
     private static let publicPieces = pieces(markup: markup, script: script, publicStatus: true)
 
     /// `markup` with ``style`` and `script` inserted, split at each nonce placeholder.
-    static func pieces(markup: String, script: String, publicStatus: Bool = false) -> [String] {
-        markup.replacingOccurrences(of: "{{style}}", with: style)
+    static func pieces(markup: String, script: String, title: String = "netvigil", publicStatus: Bool = false) -> [String] {
+        markup.replacingOccurrences(of: "{{head}}", with: head)
+            .replacingOccurrences(of: "{{token-form}}", with: tokenForm)
+            .replacingOccurrences(of: "{{title}}", with: title)
+            .replacingOccurrences(of: "{{style}}", with: style)
             .replacingOccurrences(of: "{{public}}", with: publicStatus ? "true" : "false")
             .replacingOccurrences(of: "{{script}}", with: script)
             .components(separatedBy: "{{nonce}}")

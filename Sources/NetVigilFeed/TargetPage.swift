@@ -7,7 +7,7 @@ import Hummingbird
 /// the user typed in), shares the overview's style, helpers and connection code, and gets a fresh CSP nonce per
 /// response.
 enum TargetPage {
-    private static let pieces = StatusPage.pieces(markup: markup, script: script)
+    private static let pieces = StatusPage.pieces(markup: markup, script: script, title: "netvigil target")
 
     /// The page's script: the overview's helpers and connection code around ``pageScript``.
     static let script = StatusPage.wrap(pageScript)
@@ -22,21 +22,9 @@ enum TargetPage {
         StatusPage.response(pieces)
     }
 
+    /// The page's HTML, with the overview's head and token form (see ``StatusPage/markup``).
     static let markup = #"""
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="referrer" content="no-referrer">
-        <link rel="icon" href="data:,">
-        <title>netvigil target</title>
-        <style nonce="{{nonce}}">
-        {{style}}
-        </style>
-        </head>
-        <body data-public="{{public}}">
-        <svg id="svg-namespace" hidden aria-hidden="true"></svg>
+        {{head}}
         <header>
           <h1><a id="home">netvigil</a> / <span id="target-name"></span></h1>
           <span id="summary" class="muted"></span>
@@ -44,13 +32,7 @@ enum TargetPage {
           <button type="button" id="forget-token" hidden>forget token</button>
         </header>
         <noscript><p>This page needs JavaScript; the same data is under <code>/v1/targets/</code>.</p></noscript>
-        <form id="token-form" hidden>
-          <label for="token-input">This feed needs its bearer token (<code>feed.token</code>):</label><br>
-          <input id="token-input" type="password" autocomplete="off" spellcheck="false" required>
-          <button type="submit">Show status</button>
-          <p id="token-message" class="bad"></p>
-          <p class="muted">Kept in this tab's session storage only and sent as <code>Authorization: Bearer</code>.</p>
-        </form>
+        {{token-form}}
         <main id="content" hidden>
           <div id="target" class="card target"></div>
           <h2>Response time by phase <span class="range-choice"><button type="button" data-range="24h">24 h</button>

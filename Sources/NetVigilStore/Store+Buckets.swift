@@ -50,7 +50,8 @@ extension Store {
 
     /// Outcome counts of `target` per bucket of `window`, every bucket present (empty ones with zero counts).
     ///
-    /// One grouped query over the `(target, time_ms)` index: the browser gets counts, never raw rows.
+    /// One grouped query over the `(target, time_ms)` index: the browser gets counts, never raw rows. (`ok` is the
+    /// count less the others: one comparison fewer per row, measurable at a million rows.)
     public func outcomeBuckets(target: String, window: BucketWindow) async throws -> [OutcomeBucket] {
         try await outcomeBuckets(targets: [target], window: window)[target] ?? Self.emptyBuckets(window)
     }
@@ -61,8 +62,8 @@ extension Store {
         let single = targets.flatMap { $0.count == 1 ? $0.first : nil }
         let sql = """
             SELECT target, (time_ms - ?) / ? AS bucket,
-                   SUM(outcome = 'ok') AS ok, SUM(outcome = 'failed') AS failed, SUM(outcome = 'skipped') AS skipped,
-                   AVG(CASE WHEN outcome = 'ok' THEN total_ms END) AS total
+                   COUNT(*) AS count, SUM(outcome = 'failed') AS failed, SUM(outcome = 'skipped') AS skipped,
+                   AVG(total_ms) FILTER (WHERE outcome = 'ok') AS total
             FROM probe_results
             WHERE \(single == nil ? "" : "target = ? AND ")time_ms >= ? AND time_ms < ?
             GROUP BY target, bucket
@@ -80,8 +81,9 @@ extension Store {
                     let index: Int = row["bucket"]
                     guard index >= 0 && index < window.count else { continue }
                     if result[name] == nil { result[name] = Self.emptyBuckets(window) }
-                    result[name]![index] = OutcomeBucket(start: window.start(of: index), ok: row["ok"], failed: row["failed"],
-                                                         skipped: row["skipped"], averageTotalMilliseconds: row["total"])
+                    let (count, failed, skipped): (Int, Int, Int) = (row["count"], row["failed"], row["skipped"])
+                    result[name]![index] = OutcomeBucket(start: window.start(of: index), ok: count - failed - skipped, failed: failed,
+                                                         skipped: skipped, averageTotalMilliseconds: row["total"])
                 }
                 return result
             }

@@ -5,11 +5,6 @@ extension Store {
     public struct PhaseStatistic: Sendable, Equatable, Codable {
         public var average: Double
         public var max: Double
-
-        public init(average: Double, max: Double) {
-            self.average = average
-            self.max = max
-        }
     }
 
     /// Phase timings of one target's successful probes in one bucket; phases no probe measured are nil.

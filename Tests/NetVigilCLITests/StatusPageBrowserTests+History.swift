@@ -52,24 +52,20 @@ extension StatusPageBrowserTests {
         let closedPort = ProcessRunner.freePort()
         try pki.serve("a", nginx: nil)
         _ = try startNginx(tlsPort: tlsPort, httpPort: httpPort)
+        let refused = "refused-with-a-rather-long-name-that-must-wrap"
         let starts = try await seedHistory(at: directory.path("state/netvigil.sqlite"), now: .now())
         let config = try directory.write("netvigil.yml", """
             storage: { path: state/netvigil.sqlite }
             feed: { listen: 127.0.0.1:\(feedPort) }
             targets:
-              - name: api
-                url: https://127.0.0.1:\(tlsPort)/health
-                interval: 1s
-                timeout: 3s
-                tls: { pinning: publicKey, pins: [\(pinA)], ca: [\(directory.path("ca.pem"))] }
-              - name: refused-with-a-rather-long-name-that-must-wrap
-                url: https://127.0.0.1:\(closedPort)/a/very/long/path/that/must/not/widen/the/page/on/a/phone?query=1
-                interval: 1s
+              - { name: api, url: "https://127.0.0.1:\(tlsPort)/health", interval: 1s, timeout: 3s,
+                  tls: { pinning: publicKey, pins: [\(pinA)], ca: [\(directory.path("ca.pem"))] } }
+              - { name: \(refused), interval: 1s,
+                  url: "https://127.0.0.1:\(closedPort)/a/very/long/path/that/must/not/widen/the/page/on/a/phone?query=1" }
             """)
         try startDaemon(config: config, feedPort: feedPort)
         let browser = try openBrowser()
         _ = try browser.step(["navigate": "http://127.0.0.1:\(feedPort)/"])
-        let refused = "refused-with-a-rather-long-name-that-must-wrap"
         try waitInPage(browser, "api up and the other down", """
             \(row("api"))?.dataset.status === "up" && \(row(refused))?.dataset.status === "down"
             """)

@@ -88,19 +88,23 @@ final class StatusPageTests: XCTestCase {
         }
     }
 
-    func testPageIsSelfContainedAndInsertsNoHTML() throws {
-        // Nothing fetched from anywhere: no src/href attributes (but the empty inline icon, which stops the
-        // browser asking for /favicon.ico), no absolute URLs, no CSS imports.
-        let html = StatusPage.html(nonce: "n").replacingOccurrences(of: #"<link rel="icon" href="data:,">"#, with: "")
+    /// Nothing fetched from anywhere: no src/href attributes (but the empty inline icon, which stops the browser
+    /// asking for /favicon.ico), no absolute URLs, no CSS imports, no inline event handlers; server strings reach the
+    /// DOM only as text: no HTML sinks in the script.
+    static func assertSelfContained(html page: String, script: String, file: StaticString = #filePath, line: UInt = #line) {
+        let html = page.replacingOccurrences(of: #"<link rel="icon" href="data:,">"#, with: "")
         for forbidden in [" src=", " href=", "http://", "https://", "//cdn", "@import", "url("] {
-            XCTAssertFalse(html.contains(forbidden), "the page must not reference \(forbidden)")
+            XCTAssertFalse(html.contains(forbidden), "the page must not reference \(forbidden)", file: file, line: line)
         }
         // No inline event-handler attributes (the CSP nonce would block them anyway).
-        XCTAssertNil(html.range(of: #"<[^>]*\son[a-z]+\s*="#, options: .regularExpression))
-        // Server strings reach the DOM only as text: no HTML sinks in the script.
+        XCTAssertNil(html.range(of: #"<[^>]*\son[a-z]+\s*="#, options: .regularExpression), file: file, line: line)
         for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "srcdoc"] {
-            XCTAssertFalse(StatusPage.script.contains(sink), "the script must not use \(sink)")
+            XCTAssertFalse(script.contains(sink), "the script must not use \(sink)", file: file, line: line)
         }
+    }
+
+    func testPageIsSelfContainedAndInsertsNoHTML() throws {
+        Self.assertSelfContained(html: StatusPage.html(nonce: "n"), script: StatusPage.script)
         // It reads the feed relative to where it is served, with the token header on both requests.
         XCTAssertTrue(StatusPage.script.contains("fetch(\"v1/status\""))
         XCTAssertTrue(StatusPage.script.contains("fetch(\"v1/events\""))
@@ -131,13 +135,6 @@ final class TargetPageTests: XCTestCase {
                 }
             }
         }
-        let html = TargetPage.html(nonce: "n").replacingOccurrences(of: #"<link rel="icon" href="data:,">"#, with: "")
-        for forbidden in [" src=", " href=", "http://", "https://", "//cdn", "@import", "url("] {
-            XCTAssertFalse(html.contains(forbidden), "the page must not reference \(forbidden)")
-        }
-        XCTAssertNil(html.range(of: #"<[^>]*\son[a-z]+\s*="#, options: .regularExpression))
-        for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "srcdoc"] {
-            XCTAssertFalse(TargetPage.script.contains(sink), "the script must not use \(sink)")
-        }
+        StatusPageTests.assertSelfContained(html: TargetPage.html(nonce: "n"), script: TargetPage.script)
     }
 }

@@ -10,18 +10,14 @@ extension FeedRoutes {
     /// See ``BucketParameters`` for the limits; an unknown target is a 404.
     static func addSeries(to router: Router<BasicRequestContext>, state: FeedState) {
         router.get("/v1/targets/:name/uptime") { request, context -> Response in
-            let name = try context.parameters.require("name")
-            let parameters = try BucketParameters(HistoryParameters.values(of: request))
-            try requireTarget(name, state: state)
-            let buckets = try await state.store.outcomeBuckets(target: name, window: parameters.window)
-            return try jsonResponse(SeriesDocument(target: name, parameters: parameters, buckets: buckets.map(UptimeBucketEntry.init)))
+            try await targetSeries(request, context, state: state) { store, name, window in
+                try await store.outcomeBuckets(target: name, window: window).map(UptimeBucketEntry.init)
+            }
         }
         router.get("/v1/targets/:name/timings") { request, context -> Response in
-            let name = try context.parameters.require("name")
-            let parameters = try BucketParameters(HistoryParameters.values(of: request))
-            try requireTarget(name, state: state)
-            let buckets = try await state.store.timingBuckets(target: name, window: parameters.window)
-            return try jsonResponse(SeriesDocument(target: name, parameters: parameters, buckets: buckets.map(TimingBucketEntry.init)))
+            try await targetSeries(request, context, state: state) { store, name, window in
+                try await store.timingBuckets(target: name, window: window).map(TimingBucketEntry.init)
+            }
         }
         router.get("/v1/overview") { request, _ -> Response in
             let parameters = try BucketParameters(HistoryParameters.values(of: request))
@@ -37,10 +33,17 @@ extension FeedRoutes {
         return SeriesDocument(target: nil, parameters: parameters, targets: entries)
     }
 
-    /// A 404 unless `name` is a configured target.
-    private static func requireTarget(_ name: String, state: FeedState) throws {
+    /// One target's series: parameters validated, a 404 unless the target is configured, then `load`'s buckets.
+    private static func targetSeries<Entry: Encodable & Sendable>(
+        _ request: Request, _ context: BasicRequestContext, state: FeedState,
+        load: (Store, String, Store.BucketWindow) async throws -> [Entry]
+    ) async throws -> Response {
+        let name = try context.parameters.require("name")
+        let parameters = try BucketParameters(HistoryParameters.values(of: request))
         guard state.targets?.names.contains(name) == true else {
             throw FeedRequestError("no target named \"\(name)\"", status: .notFound)
         }
+        let buckets = try await load(state.store, name, parameters.window)
+        return try jsonResponse(SeriesDocument(target: name, parameters: parameters, buckets: buckets))
     }
 }
