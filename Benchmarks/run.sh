@@ -147,17 +147,6 @@ make_loopback_pki() {
     -extfile "$dir/leaf.ext" -out "$dir/leaf.pem" 2>/dev/null
 }
 
-# The status page's overview data (GET /v1/overview, 24 h in 30 min buckets) for 1,000 targets from a 30-day,
-# 10-million-row store. The store is generated once (OVERVIEW_DB keeps it between runs; a few minutes to build).
-run_overview() {
-  release --product OverviewBenchmarks
-  local dir; dir=$(mktemp -d)
-  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-  "$bin/OverviewBenchmarks" --db "${OVERVIEW_DB:-$dir/overview.sqlite}" --targets 1000 --rows 10000000 --days 30
-  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-  rm -rf "$dir"
-}
-
 # nginx in the temporary prefix $1 with TLS 1.2 and 1.3 on 127.0.0.1:$2 (200, a 25-byte text body at /) and plain HTTP on $3
 # (the same answer; the TLS-handshake-failure path probes it with https://).
 start_tls_nginx() {

@@ -1,6 +1,7 @@
 extension StatusPage {
-    /// The overview's HTML. `{{head}}` and `{{token-form}}` are replaced by ``head`` and ``tokenForm``, `{{title}}`
-    /// by the page's title, `{{nonce}}` by the response's CSP nonce, `{{style}}` by ``style``, `{{script}}` by ``script``.
+    /// The overview's HTML. `{{head}}`, `{{token-form}}` and `{{tail}}` are replaced by ``head``, ``tokenForm`` and
+    /// ``tail``, `{{title}}` by the page's title, `{{nonce}}` by the response's CSP nonce, `{{style}}` by ``style``,
+    /// `{{script}}` by ``script``.
     ///
     /// The markup is static: the script fills it with DOM nodes and text (never HTML strings). The hidden `<svg>`
     /// gives the script the SVG namespace without a URL in the page.
@@ -31,12 +32,7 @@ extension StatusPage {
           </section>
           <p id="store" class="muted"></p>
         </main>
-        <script nonce="{{nonce}}">
-        {{script}}
-        </script>
-        </body>
-        </html>
-
+        {{tail}}
         """#
 
     /// Everything before the page's own `<header>`: document head with the nonce'd style, and the start of the body.
@@ -55,6 +51,16 @@ extension StatusPage {
         </head>
         <body data-public="{{public}}">
         <svg id="svg-namespace" hidden aria-hidden="true"></svg>
+        """#
+
+    /// The end of every page: its nonce'd script.
+    static let tail = #"""
+        <script nonce="{{nonce}}">
+        {{script}}
+        </script>
+        </body>
+        </html>
+
         """#
 
     /// The form that asks for the bearer token when the feed answers 401.

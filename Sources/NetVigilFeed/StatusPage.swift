@@ -12,10 +12,12 @@ enum StatusPage {
     /// The overview for public mode (`data-public="true"` on its body).
     private static let publicPieces = pieces(markup: markup, script: script, publicStatus: true)
 
-    /// `markup` with ``style`` and `script` inserted, split at each nonce placeholder.
+    /// `markup` with the shared pieces (``head``, ``tokenForm``, ``tail``), ``style``, `title` and `script` inserted,
+    /// split at each nonce placeholder.
     static func pieces(markup: String, script: String, title: String = "netvigil", publicStatus: Bool = false) -> [String] {
         markup.replacingOccurrences(of: "{{head}}", with: head)
             .replacingOccurrences(of: "{{token-form}}", with: tokenForm)
+            .replacingOccurrences(of: "{{tail}}", with: tail)
             .replacingOccurrences(of: "{{title}}", with: title)
             .replacingOccurrences(of: "{{style}}", with: style)
             .replacingOccurrences(of: "{{public}}", with: publicStatus ? "true" : "false")

@@ -57,11 +57,6 @@ enum TargetPage {
             <tbody></tbody>
           </table></div>
         </main>
-        <script nonce="{{nonce}}">
-        {{script}}
-        </script>
-        </body>
-        </html>
-
+        {{tail}}
         """#
 }
