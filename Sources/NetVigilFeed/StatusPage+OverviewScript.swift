@@ -4,6 +4,7 @@ extension StatusPage {
     static let overviewScript = #"""
           const OVERVIEW_EVERY_MS = 20000;
           let report = null, overview = null, overviewAt = 0;
+          let overviewServerTime = 0;   // the server's clock when the buckets were read
 
           const PUBLIC = document.body.dataset.public === "true";
           const openEvents = (init) => fetch("v1/events", init);
@@ -20,14 +21,15 @@ extension StatusPage {
                 overview = report.overview;
                 overviewAt = Date.now();
                 setClock();
+                overviewServerTime = serverNow();
                 return;
               }
               const stale = Date.now() - overviewAt > OVERVIEW_EVERY_MS;
               const [status, buckets] = await Promise.all([getJSON(fetch("v1/status", options())),
                 stale ? getJSON(fetch("v1/overview?range=24h&bucket=30m", options())) : null]);
-              if (buckets) { overview = buckets; overviewAt = Date.now(); }
               report = status;
               setClock();
+              if (buckets) { overview = buckets; overviewAt = Date.now(); overviewServerTime = serverNow(); }
             },
             // The event stream needs the token: the public view polls instead.
             streams() { return !(PUBLIC && !token); },
@@ -61,8 +63,9 @@ extension StatusPage {
                  state, why.text ? el("span", {class: "reason " + why.tone}, why.text) : null, streak, ...alerts),
               el("span", {class: "url", title: target.url}, target.url));
             if (series) {
-              const width = (parseTime(overview.until) - parseTime(overview.from)) / series.ok.length;
-              card.append(...uptimeBar(series, 0, parseTime(overview.from), width));
+              const from = parseTime(overview.from);
+              const width = (parseTime(overview.until) - from) / series.ok.length;
+              card.append(...uptimeBar(withLatest(series, last, from, width), 0, from, width));
             }
             const totals = series ? series.total_ms : [];
             card.append(el("dl", {class: "facts"},
@@ -84,6 +87,19 @@ extension StatusPage {
                 el("pre", {class: "message"}, (last.error_kind ? last.error_kind + ": " : "") + last.error_message)));
             }
             return card;
+          }
+
+          // The buckets with the newest result counted in when it came after the buckets were read, so a failure
+          // shows in the bar at once rather than at the next `v1/overview` (every 20 s).
+          function withLatest(series, last, from, width) {
+            const time = last ? parseTime(last.time) : null;
+            if (time === null || time <= overviewServerTime) return series;
+            const index = Math.floor((time - from) / width);
+            const outcome = {ok: "ok", failed: "failed", skipped: "skipped"}[last.outcome];
+            if (!outcome || index < 0 || index >= series[outcome].length) return series;
+            const copy = Object.assign({}, series, {[outcome]: series[outcome].slice()});
+            copy[outcome][index] += 1;
+            return copy;
           }
 
           function renderTargets() {

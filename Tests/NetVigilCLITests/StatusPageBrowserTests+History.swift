@@ -90,6 +90,11 @@ extension StatusPageBrowserTests {
             XCTAssertTrue(cell?[3].contains("1 \(outcome)") == true, "title counts: \(cell ?? [])")
         }
         XCTAssertTrue(try text(browser, "#targets .target[data-target=\"api\"] .bar-words").contains("1 bucket with failures"))
+        // The current bucket follows the live results, before the next read of the buckets.
+        try waitInPage(browser, "the current buckets", """
+            \(row("api")).querySelectorAll('.bucket')[47].dataset.worst === "ok"
+              && \(row(refused)).querySelectorAll('.bucket')[47].dataset.worst === "failed"
+            """)
 
         try checkLayout(browser, width: 1280, height: 900)
         try checkLayout(browser, width: 390, height: 844)
@@ -106,6 +111,11 @@ extension StatusPageBrowserTests {
         XCTAssertTrue(try text(browser, "#pin-line").contains("matched"))
         XCTAssertLessThanOrEqual(try browser.step(["eval": "document.documentElement.scrollWidth - document.documentElement.clientWidth"]) as? Int ?? 1, 0)
         saveScreenshot(browser, "target-page")
+        _ = try browser.step(["viewport": 390, "height": 844])
+        try waitInPage(browser, "the target page on a phone", """
+            document.documentElement.clientWidth === 390 && document.documentElement.scrollWidth <= 390
+            """)
+        _ = try browser.step(["viewport": 1280, "height": 900])
         _ = try browser.step(["eval": "document.querySelector('[data-range=\"7d\"]').click(); true"])
         try waitInPage(browser, "the 7-day chart", "document.querySelectorAll('#uptime .bucket').length === 42")
 
