@@ -28,13 +28,16 @@ ZSHDIR := $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$
 # Generated from the binary (man page, shell completions) for install-files.
 GENERATED := .build/deploy
 
-# System libraries netvigil links against.
-APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config
+# System libraries netvigil links against, and the Public Suffix List the webpki profile reads at run time.
+APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config publicsuffix
 # Tools the tests drive: OpenSSL CLI, ip(8) for namespaces, nginx, a JSON Schema validator, curl, promtool and amtool,
 # systemd-analyze, setpriv (util-linux), dpkg-deb, dpkg-shlibdeps and lintian for the package, gdb and binutils for the
-# split debug symbols.
+# split debug symbols, squid (the proxy tests), pip (for PIP_TEST) and python3-cryptography (the webpki test chains).
 APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus prometheus-alertmanager systemd util-linux \
-	dpkg dpkg-dev lintian chromium gdb binutils
+	dpkg dpkg-dev lintian chromium gdb binutils squid python3-pip python3-cryptography postfix dovecot-imapd dovecot-pop3d \
+	slapd ldap-utils postgresql
+# Test tools from PyPI: mitmproxy's mitmdump, the TLS-intercepting proxy of the proxy tests.
+PIP_TEST := mitmproxy
 
 .PHONY: all deps test-deps build release run test bench clean install install-files generated deb deb-check debug-symbols
 
@@ -58,11 +61,22 @@ define ensure_packages
 	fi
 endef
 
+# Installs the PyPI packages that python3's pip does not have yet (Debian's own python3 needs
+# --break-system-packages for that).
+define ensure_pip_packages
+	@for p in $(1); do \
+	  python3 -m pip show -q "$$p" >/dev/null 2>&1 && continue; \
+	  echo "pip installing: $$p"; \
+	  python3 -m pip install -q "$$p" >/dev/null 2>&1 || python3 -m pip install -q --break-system-packages "$$p" || exit 1; \
+	done
+endef
+
 deps:
 	$(call ensure_packages,$(APT_BUILD))
 
 test-deps: deps
 	$(call ensure_packages,$(APT_TEST))
+	$(call ensure_pip_packages,$(PIP_TEST))
 
 build: deps
 	$(SWIFT) build

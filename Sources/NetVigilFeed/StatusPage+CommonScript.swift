@@ -72,7 +72,9 @@ extension StatusPage {
             connectTimeout: "connect timed out", connect: "cannot connect", tlsHandshake: "TLS handshake failed",
             trust: "certificate not trusted", httpProtocol: "bad HTTP response", contentType: "unexpected content type",
             expectation: "expectation failed", bodyTooLarge: "response too large", timeout: "timed out",
-            resourceExhausted: "agent out of resources", insecureRedirect: "redirect to plain HTTP"};
+            resourceExhausted: "agent out of resources", insecureRedirect: "redirect to plain HTTP",
+            clientCertificateRequired: "client certificate required", clientCertificateRejected: "client certificate rejected",
+            proxy: "proxy failed", starttlsUnavailable: "STARTTLS not offered", protocolGreeting: "unexpected greeting"};
           function reason(target) {
             const last = target.last_result || null;
             if (target.status === "pending") return {text: "not probed yet", tone: ""};

@@ -49,6 +49,8 @@ extension StatusPage {
               el("span", {class: "badge bad alert", "data-kind": alert.kind, title: "since " + alert.since + "\n" + alert.message},
                  "\u26A0 " + alert.kind));
             const uptime = target.uptime || {};
+            // smtp://, ldaps://, ... targets have no HTTP status: their scheme stands in.
+            const scheme = target.url.split(":")[0].replace(/s$/, "") === "http" ? "http" : target.url.split(":")[0];
             const card = el("article", {class: "card target", "data-target": target.name, "data-status": target.status,
                                         "data-pin": last && last.pin_verdict ? last.pin_verdict : ""});
             const state = el("span", {class: "state " + statusTone[target.status]}, statusSymbol[target.status] || target.status);
@@ -74,14 +76,17 @@ extension StatusPage {
               fact("response", sparkline(totals, "average response time per 30 min"), " ",
                    el("span", {class: "phase-total"}, milliseconds(timings.total)), " ms"),
               fact("last probe", ageNode("span", target.last_probe_at)),
-              fact("HTTP", el("span", {class: "http"}, last && last.http_status ? last.http_status : dash),
+              fact("HTTP", el("span", {class: "http"}, last && last.http_status ? last.http_status : scheme === "http" ? dash : scheme),
                    " ", el("span", {class: "tls-version"}, last && last.tls_version ? last.tls_version : "")),
               fact("trust", last && last.trust_verdict ? badge(last.trust_verdict, trustTone(last.trust_verdict)) : dash),
               fact("pin", el("span", {class: "pin"}, last && last.pin_verdict ? badge(last.pin_verdict, pinTone[last.pin_verdict]) : dash)),
               fact("certificate", el("span", {class: "cert-days " + daysTone(days),
                    title: last && last.certificate_expiry ? "expires " + last.certificate_expiry : null}, daysText(days)))));
+            // A STARTTLS target's plain-text negotiation time goes in the tls phase's tooltip.
+            const starttls = typeof timings.starttls === "number" ? "after " + milliseconds(timings.starttls) + " ms of STARTTLS" : null;
             card.append(el("div", {class: "phases"}, ...["resolve", "connect", "tls", "processing", "transfer"].flatMap((phase, i) =>
-              [i ? " \u00b7 " : "", phase + " ", el("span", {class: "phase-" + phase}, milliseconds(timings[phase])), " ms"])));
+              [i ? " \u00b7 " : "", phase + " ", el("span", {class: "phase-" + phase, title: phase === "tls" ? starttls : null},
+                                                   milliseconds(timings[phase])), " ms"])));
             if (last && last.error_message) {
               card.append(el("div", {class: "detail", "data-detail-of": target.name},
                 el("pre", {class: "message"}, (last.error_kind ? last.error_kind + ": " : "") + last.error_message)));

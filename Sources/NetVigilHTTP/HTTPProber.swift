@@ -8,7 +8,7 @@ import NetVigilTrust
 
 /// Runs probes: resolve → connect → TLS with trust evaluation → request → response validation, phase by phase.
 public struct HTTPProber: Sendable {
-    private let group: any EventLoopGroup
+    let group: any EventLoopGroup
 
     /// A prober on `group` (default: NIO's shared event loop group).
     public init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
@@ -23,6 +23,9 @@ public struct HTTPProber: Sendable {
     /// Like `probe`, and also returns the final response (status, headers, body) when one arrived: for clients of
     /// the request stack that need the body (`netvigil status`, webhook deliveries).
     public func fetch(_ request: ProbeRequest, configuration: ProbeConfiguration) async -> (result: ProbeResult, response: HTTPResponse?) {
+        if let scheme = ServiceScheme(url: request.url) {
+            return (await probeService(request.url, scheme: scheme, configuration: configuration), nil)
+        }
         var result = ProbeResult(url: request.url.absoluteString)
         let start = NIODeadline.now()
         let deadline = start + .nanoseconds(Int64(configuration.timeout * 1e9))
@@ -147,36 +150,44 @@ public struct HTTPProber: Sendable {
         let usesTLS = scheme == "https"
         let port = request.url.port ?? (usesTLS ? 443 : 80)
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        // Through a proxy the proxy is resolved and connected to; its failures never lead to a direct connection.
+        let route = ProxyRoute(configuration.proxy, host: bareHost, usesTLS: usesTLS)
 
         let resolveStart = NIODeadline.now()
         let resolved: [SocketAddress]
         do {
             defer { result.timings.resolve = (result.timings.resolve ?? 0) + MonotonicClock.milliseconds(from: resolveStart, to: .now()) }
-            resolved = try await resolve(bareHost, port: port, family: configuration.addressFamily, deadline: deadline)
+            resolved = try await resolve(route?.proxy.host ?? bareHost, port: route?.proxy.port ?? port,
+                                         family: configuration.addressFamily, deadline: deadline)
+        } catch let error as ProbeError {
+            throw Self.proxyFailure(error, route: route)
         }
         let addresses = configuration.preferredFamily.ordered(resolved, isIPv6: { $0.protocol == .inet6 })
 
         var lastError = ProbeError(.connect, "no address to connect to")
         for address in addresses {
             let recorder = HopRecorder()
+            let response: HTTPResponse
             do {
-                let response = try await exchange(request, address: address, host: bareHost, port: port, usesTLS: usesTLS,
-                                                  configuration: configuration, deadline: deadline, recorder: recorder)
-                record(recorder, address: address, into: &result)
-                return response
+                response = try await exchange(request, address: address, host: bareHost, port: port, usesTLS: usesTLS,
+                                              route: route, configuration: configuration, deadline: deadline, recorder: recorder)
             } catch let error as ProbeError {
                 record(recorder, address: address, into: &result)
-                lastError = error
+                lastError = Self.proxyFailure(error, route: route)
                 // Fall back to the next address only when this one could not be connected to.
-                guard [.connectRefused, .connect, .connectTimeout].contains(error.kind) else { throw error }
+                guard [.connectRefused, .connect, .connectTimeout].contains(error.kind) else { throw lastError }
+                continue
             }
+            record(recorder, address: address, into: &result)
+            try Self.checkProxyAnswer(response, route: route)
+            return response
         }
         throw lastError
     }
 
     /// getaddrinfo on NIO's thread pool, bounded by `deadline`: when the resolver does not answer in time the probe
     /// fails with a resolve-phase timeout at once (the blocked lookup finishes on its pool thread and is dropped).
-    private func resolve(_ host: String, port: Int, family: AddressFamily, deadline: NIODeadline) async throws -> [SocketAddress] {
+    func resolve(_ host: String, port: Int, family: AddressFamily, deadline: NIODeadline) async throws -> [SocketAddress] {
         if let literal = try Resolver.literal(host, port: port, family: family) { return [literal] }  // no thread hop
         let loop = group.next()
         guard deadline > .now() else {
@@ -209,15 +220,19 @@ public struct HTTPProber: Sendable {
         }
     }
 
-    private func record(_ recorder: HopRecorder, address: SocketAddress, into result: inout ProbeResult) {
+    func record(_ recorder: HopRecorder, address: SocketAddress, into result: inout ProbeResult) {
         func add(_ value: Double?, to keyPath: WritableKeyPath<PhaseTimings, Double?>) {
             guard let value else { return }
             result.timings[keyPath: keyPath] = (result.timings[keyPath: keyPath] ?? 0) + value
         }
         result.resolvedAddress = address.ipAddress
+        if recorder.proxied, let answered = recorder.connectEnd ?? recorder.proxyAnswered {
+            add(MonotonicClock.milliseconds(from: recorder.connectStart, to: answered), to: \.proxy)
+        }
         if let connectEnd = recorder.connectEnd {
-            add(MonotonicClock.milliseconds(from: recorder.connectStart, to: connectEnd), to: \.connect)
-            if let tlsEnd = recorder.tlsEnd { add(MonotonicClock.milliseconds(from: connectEnd, to: tlsEnd), to: \.tls) }
+            if !recorder.proxied { add(MonotonicClock.milliseconds(from: recorder.connectStart, to: connectEnd), to: \.connect) }
+            if let starttlsEnd = recorder.starttlsEnd { add(MonotonicClock.milliseconds(from: connectEnd, to: starttlsEnd), to: \.starttls) }
+            if let tlsEnd = recorder.tlsEnd { add(MonotonicClock.milliseconds(from: recorder.starttlsEnd ?? connectEnd, to: tlsEnd), to: \.tls) }
         }
         if let sent = recorder.requestSent, let firstByte = recorder.firstByte {
             add(MonotonicClock.milliseconds(from: sent, to: firstByte), to: \.processing)
@@ -232,11 +247,12 @@ public struct HTTPProber: Sendable {
             result.trustVerdict = evaluation.verdict.summary
             result.pinVerdict = evaluation.pinVerdict
             result.trustMessage = evaluation.message
+            result.findings = evaluation.findings
         }
     }
 
     private func exchange(_ request: ProbeRequest, address: SocketAddress, host: String, port: Int, usesTLS: Bool,
-                          configuration: ProbeConfiguration, deadline: NIODeadline, recorder: HopRecorder) async throws -> HTTPResponse {
+                          route: ProxyRoute?, configuration: ProbeConfiguration, deadline: NIODeadline, recorder: HopRecorder) async throws -> HTTPResponse {
         let loop = group.next()
         let promise = loop.makePromise(of: HTTPResponse.self)
         let remaining = deadline - .now()
@@ -244,14 +260,15 @@ public struct HTTPProber: Sendable {
         guard connectLimit > .zero else {
             throw ProbeError(.timeout, "no time left to connect", phase: ProbePhase.connect.rawValue)
         }
-        let head = Self.requestHead(request, host: host, port: port, usesTLS: usesTLS)
+        let head = Self.requestHead(request, host: host, port: port, usesTLS: usesTLS, route: route)
         let body = request.body
-        let policy = configuration.policies.policy(for: host)
-        let trustStore = configuration.trustStore
-        let evaluators = configuration.trustEvaluators
-        let tlsConfiguration = configuration.tls
+        let tlsConfiguration = configuration.tlsConfiguration(for: host)
         let maxBody = configuration.maxBodyBytes
         recorder.connectStart = .now()
+        if route != nil {
+            recorder.proxied = true
+            recorder.phase = .proxy
+        }
         let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(connectLimit)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -259,25 +276,15 @@ public struct HTTPProber: Sendable {
                 do {
                     let collector = ResponseCollector(head: head, body: body, maxBodyBytes: maxBody, deadline: deadline,
                                                       usesTLS: usesTLS, promise: promise, recorder: recorder)
+                    if let route, route.tunnels {
+                        try channel.pipeline.syncOperations.addHandler(ProxyConnectHandler(
+                            host: host, port: port, proxy: route.proxy, answerTimeout: connectLimit, recorder: recorder))
+                    }
                     if usesTLS {
-                        let tls = try OpenSSLTLSHandler(
-                            configuration: tlsConfiguration, serverName: host,
-                            trustDecision: { info in
-                                let evaluation: TrustEvaluation
-                                do {
-                                    let evaluator = try evaluators.evaluator(policy: policy, trustStore: trustStore)
-                                    evaluation = evaluator.evaluate(servedChain: info.servedChain, host: host)
-                                } catch {
-                                    return ProbeError(.trust, "cannot prepare the trust evaluation: \(error)", verdict: .untrusted(reason: "internal"))
-                                }
-                                recorder.evaluation = evaluation
-                                if evaluation.verdict.isTrusted { return nil }
-                                return ProbeError(.trust, evaluation.message, verdict: evaluation.verdict.summary)
-                            },
-                            onHandshake: { info in
-                                recorder.tls = info
-                                collector.handshakeCompleted()
-                            })
+                        let tls = try OpenSSLTLSHandler.probing(configuration, tls: tlsConfiguration, host: host, recorder: recorder) { info in
+                            recorder.tls = info
+                            collector.handshakeCompleted()
+                        }
                         try channel.pipeline.syncOperations.addHandler(tls)
                     }
                     try channel.pipeline.syncOperations.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes)
@@ -309,7 +316,7 @@ public struct HTTPProber: Sendable {
     }
 
     /// A connect that failed, told apart from a failed exchange on a connected channel.
-    private struct ConnectFailure: Error {
+    struct ConnectFailure: Error {
         var underlying: any Error
     }
 
@@ -335,7 +342,7 @@ public struct HTTPProber: Sendable {
         return ProbeError(.connect, "cannot connect to \(target): \(error)")
     }
 
-    static func requestHead(_ request: ProbeRequest, host: String, port: Int, usesTLS: Bool) -> HTTPRequestHead {
+    static func requestHead(_ request: ProbeRequest, host: String, port: Int, usesTLS: Bool, route: ProxyRoute? = nil) -> HTTPRequestHead {
         var uri = request.url.path(percentEncoded: true)
         if uri.isEmpty { uri = "/" }
         if let query = request.url.query(percentEncoded: true) { uri += "?" + query }
@@ -349,6 +356,7 @@ public struct HTTPProber: Sendable {
             headers.replaceOrAdd(name: "Content-Length", value: String(request.body.count))
         }
         headers.replaceOrAdd(name: "Connection", value: "close")
-        return HTTPRequestHead(version: .http1_1, method: request.method, uri: uri, headers: headers)
+        let head = HTTPRequestHead(version: .http1_1, method: request.method, uri: uri, headers: headers)
+        return Self.proxied(head, url: Self.absoluteForm(head, host: host, port: port), route: route)
     }
 }

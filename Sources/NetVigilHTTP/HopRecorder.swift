@@ -7,6 +7,12 @@ final class HopRecorder: @unchecked Sendable {
     var phase: ProbePhase = .connect
     var connectStart: NIODeadline = .now()
     var connectEnd: NIODeadline?
+    /// Whether the hop went through a proxy (its connect time is the `proxy` phase).
+    var proxied = false
+    /// When the proxy answered CONNECT (2xx or not).
+    var proxyAnswered: NIODeadline?
+    /// End of a STARTTLS-style negotiation (the server agreed to TLS).
+    var starttlsEnd: NIODeadline?
     var tlsEnd: NIODeadline?
     var requestSent: NIODeadline?
     var firstByte: NIODeadline?

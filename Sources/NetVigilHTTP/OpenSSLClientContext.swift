@@ -36,6 +36,12 @@ final class OpenSSLClientContext: @unchecked Sendable {
             alpn += name.utf8
         }
         if !alpn.isEmpty { _ = SSL_CTX_set_alpn_protos(context, alpn, UInt32(alpn.count)) }
+        do {
+            try Self.installClientCertificate(configuration.clientIdentity, on: context)
+        } catch {
+            SSL_CTX_free(context)
+            throw error
+        }
         pointer = context
     }
 

@@ -96,6 +96,12 @@ final class OpenSSLConnection {
         self.networkOutput = output
     }
 
+    /// Whether the server sent a CertificateRequest so far.
+    var clientCertificateRequested: Bool { cossl_SSL_certificate_requested(ssl) == 1 }
+
+    /// Whether this connection has a client certificate to present.
+    var clientCertificatePresented: Bool { SSL_get_certificate(ssl) != nil }
+
     deinit {
         SSL_free(ssl)  // frees both BIOs
     }
@@ -202,6 +208,9 @@ final class OpenSSLConnection {
                 }
             }
         }
-        return TLSSessionInfo(version: version, cipher: cipher, alpn: alpn, servedChain: chain)
+        var info = TLSSessionInfo(version: version, cipher: cipher, alpn: alpn, servedChain: chain)
+        info.clientCertificateRequested = clientCertificateRequested
+        info.clientCertificatePresented = clientCertificatePresented
+        return info
     }
 }

@@ -14,9 +14,7 @@ struct OpenSSLFailure: Error, Sendable, Equatable, CustomStringConvertible {
     static func collect(code: Int32) -> OpenSSLFailure {
         var alert: String? = nil
         let alertCode = cossl_ERR_peek_last_alert()
-        if alertCode >= 0, let text = SSL_alert_desc_string_long(alertCode) {
-            alert = String(cString: text).lowercased()
-        }
+        if alertCode >= 0 { alert = alertDescription(alertCode) }
         var buffer = [CChar](repeating: 0, count: 256)
         cossl_last_error_string(&buffer, buffer.count)
         let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -214,6 +214,16 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Sends the alert OpenSSL queued (if any), fails what is buffered, reports `error` and closes.
     private func fail(_ error: TLSHandlerError, context: ChannelHandlerContext) {
+        var error = error
+        switch error {
+        case .handshakeFailed(let failure), .postHandshakeFailed(let failure):
+            if let refusal = failure.clientCertificateError(requested: connection.clientCertificateRequested,
+                                                            presented: connection.clientCertificatePresented) {
+                error = .clientCertificateRefused(refusal)
+            }
+        default:
+            break
+        }
         writeCiphertext(context: context)
         state = .closed
         failBuffered(error)

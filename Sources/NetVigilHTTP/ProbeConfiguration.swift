@@ -24,6 +24,8 @@ public struct ProbeConfiguration: Sendable {
     public var preferredFamily: PreferredFamily
     /// TLS settings.
     public var tls: TLSConfiguration
+    /// Client certificates (mTLS) per host; see `tlsConfiguration(for:)`.
+    public var clientIdentities = ClientIdentitySet()
     /// The security policy per host.
     public var policies: PolicySet
     /// Trust anchors.
@@ -32,6 +34,8 @@ public struct ProbeConfiguration: Sendable {
     public var responseSerializer: ResponseSerializer
     /// Extra checks.
     public var expectations: ProbeExpectations
+    /// The HTTP proxy the probe goes through (nil: direct).
+    public var proxy: ProxyConfiguration? = nil
     /// Trust evaluators made for this configuration, shared by its copies.
     let trustEvaluators = TrustEvaluators()
 

@@ -87,6 +87,10 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             recorder.end = .now()
             guard let response else { return }
+            if let refusal = recorder.tls?.clientCertificateError(for: response) {
+                fail(refusal, context: context)
+                return
+            }
             done = true
             timeoutTask?.cancel()
             promise.succeed(response)
@@ -124,7 +128,7 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
                 return ProbeError(.tlsHandshake, "TLS handshake failed: \(failure.reason ?? "handshake failed")", alert: failure.alert)
             case .closedDuringHandshake:
                 return ProbeError(.tlsHandshake, "the server closed the connection during the TLS handshake")
-            case .untrusted(let error):
+            case .untrusted(let error), .clientCertificateRefused(let error):
                 return error
             case .postHandshakeFailed(let failure):
                 return ProbeError(.httpProtocol, "TLS error after the handshake: \(failure)")

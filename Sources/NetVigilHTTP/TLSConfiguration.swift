@@ -20,6 +20,9 @@ public struct TLSConfiguration: Sendable, Hashable {
     /// ALPN protocols offered (default `http/1.1`).
     public var alpnProtocols: [String]
 
+    /// The client certificate (mTLS) presented when the server asks for one; nil presents none.
+    public var clientIdentity: ClientIdentity? = nil
+
     /// Makes a configuration.
     public init(minimumVersion: Version = .tls12, alpnProtocols: [String] = ["http/1.1"]) {
         self.minimumVersion = minimumVersion

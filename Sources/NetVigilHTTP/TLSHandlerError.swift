@@ -6,6 +6,9 @@ enum TLSHandlerError: Error, Sendable {
     case closedDuringHandshake
     /// The served chain was refused; no application byte was written.
     case untrusted(ProbeError)
+    /// The server refused the client certificate (or its absence) with an alert: `clientCertificateRequired`
+    /// or `clientCertificateRejected`, during the handshake or (TLS 1.3) right after it.
+    case clientCertificateRefused(ProbeError)
     /// A failure after the handshake completed (bad record, fatal alert, failed write).
     case postHandshakeFailed(OpenSSLFailure)
 }

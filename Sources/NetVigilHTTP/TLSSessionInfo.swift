@@ -10,4 +10,8 @@ public struct TLSSessionInfo: Sendable {
     public var alpn: String?
     /// The served chain, leaf first.
     public var servedChain: [Certificate]
+    /// Whether the server asked for a client certificate (sent a CertificateRequest).
+    public var clientCertificateRequested = false
+    /// Whether a client certificate was presented.
+    public var clientCertificatePresented = false
 }

@@ -32,6 +32,20 @@ public enum ProbeErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// An https:// URL redirected to http:// and the target does not allow downgrades; the http:// URL was
     /// not contacted. A trust problem: credentials would have gone out in clear text.
     case insecureRedirect
+    /// The server asked for a client certificate (mTLS) and refused the connection without one; `alert` names the
+    /// TLS alert it sent (`certificate required`, `handshake failure`) when it sent one.
+    case clientCertificateRequired
+    /// The server refused the client certificate presented; `alert` names its TLS alert (`unknown ca`, ...).
+    case clientCertificateRejected
+    /// The configured proxy refused or failed the request: a non-2xx answer to CONNECT (407, 403, 502, ...), a 407
+    /// to an absolute-form request, or a malformed answer. The message names the status; nothing went direct.
+    case proxy
+    /// A STARTTLS-style target (smtp, submission, imap, pop3, ldap, postgres) did not offer or refused the upgrade
+    /// to TLS (no STARTTLS/STLS capability, 454, an LDAP error, PostgreSQL's `N`): never a plaintext success.
+    case starttlsUnavailable
+    /// The server's greeting or plaintext negotiation was not its protocol: garbage, a line over 8 KiB, too many
+    /// reply lines, an error reply, bytes sent after the go-ahead for TLS, or a close before TLS.
+    case protocolGreeting
 
     /// Whether losing the network mid-probe can cause this failure (name resolution, connection, TLS
     /// handshake, a cut-off response, a timeout). Verdicts on what the server sent (trust, status, content
@@ -40,7 +54,8 @@ public enum ProbeErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .dns, .connectRefused, .connectTimeout, .connect, .tlsHandshake, .httpProtocol, .timeout: true
         case .invalidRequest, .trust, .status, .contentType, .expectation, .bodyTooLarge, .resourceExhausted,
-             .insecureRedirect: false
+             .insecureRedirect, .clientCertificateRequired, .clientCertificateRejected, .proxy, .starttlsUnavailable,
+             .protocolGreeting: false
         }
     }
 }

@@ -99,6 +99,10 @@ final class FeedTLSTests: XCTestCase {
         XCTAssertEqual(try curl("\(base)/healthz", extra: ["--cert", directory.path("intruder.pem"), "--key", directory.path("intruder.key")]).status,
                        0, "a certificate from another CA: no answer")
         XCTAssertEqual(try curl("\(base)/metrics", extra: client).status, 200)
+        let status = try ProcessRunner.run(["status", "--feed", base, "--ca", directory.path("ca.pem")] + client)
+        XCTAssertEqual(status.status, 0, status.stderr)
+        let refused = try ProcessRunner.run(["status", "--feed", base, "--ca", directory.path("ca.pem")])
+        XCTAssertEqual(refused.status, 74, "no client certificate: \(refused.stderr)")
 
         let prometheusPort = try startPrometheus(job: """
               - job_name: netvigil
@@ -118,6 +122,7 @@ final class FeedTLSTests: XCTestCase {
         directory = try TemporaryDirectory()
         let result = try ProcessRunner.run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
                                             "-days", "30", "-subj", "/CN=netvigil feed", "-addext", "subjectAltName=IP:127.0.0.1",
+                                            "-addext", "basicConstraints=critical,CA:FALSE", "-addext", "extendedKeyUsage=serverAuth",
                                             "-keyout", directory.path("feed.key"), "-out", directory.path("feed.pem")],
                                            executable: URL(fileURLWithPath: "/usr/bin/openssl"))
         XCTAssertEqual(result.status, 0, result.stderr)

@@ -41,7 +41,7 @@ public struct LoopbackPKI {
         nginx?.reload()
     }
 
-    private static func openssl(_ arguments: [String]) throws {
+    static func openssl(_ arguments: [String]) throws {
         let result = try ProcessRunner.run(arguments, executable: URL(fileURLWithPath: "/usr/bin/openssl"))
         guard result.status == 0 else { throw NginxError(message: "openssl \(arguments.prefix(2).joined(separator: " ")): \(result.stderr)") }
     }

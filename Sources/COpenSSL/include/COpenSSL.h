@@ -110,9 +110,27 @@ int cossl_use_builtin_key_methods(void);
 int cossl_X509_STORE_CTX_set_host(X509_STORE_CTX *ctx, const char *host, int is_ip);
 /// Sets the verification time (seconds since 1970) on a verify context.
 void cossl_X509_STORE_CTX_set_unix_time(X509_STORE_CTX *ctx, long long t);
+/// webpki profile: errors about a trust anchor's extensions (basicConstraints, keyUsage, key identifiers, purpose,
+/// self-signature digest) are ignored; an anchor is a key and a name. See webpki.c.
+void cossl_X509_STORE_CTX_judge_anchor_as_key(X509_STORE_CTX *ctx);
 /// Drops all queued OpenSSL errors of this thread.
 void cossl_clear_errors(void);
 /// The oldest queued OpenSSL error as text into `buf` (empty when none), clearing the queue.
 void cossl_last_error_string(char *buf, size_t size);
+
+// MARK: Client certificates (mTLS)
+#define COSSL_PRIVATE_KEY_OK 0
+#define COSSL_PRIVATE_KEY_NONE 1
+#define COSSL_PRIVATE_KEY_NEEDS_PASSWORD 2
+#define COSSL_PRIVATE_KEY_WRONG_PASSWORD 3
+#define COSSL_PRIVATE_KEY_UNSUPPORTED 4
+/// The first private key in the PEM text `pem` (PKCS#8, encrypted PKCS#8 or traditional): RSA, EC or Ed25519.
+/// `password` (may be NULL) decrypts an encrypted key; OpenSSL never prompts. NULL on failure, *status says why
+/// (COSSL_PRIVATE_KEY_*). Free the key with EVP_PKEY_free. The error queue is left empty.
+EVP_PKEY *cossl_read_private_key_pem(const char *pem, size_t len, const char *password, size_t password_len, int *status);
+/// Makes connections of `ctx` remember whether the server sent a CertificateRequest.
+void cossl_SSL_CTX_note_certificate_requests(SSL_CTX *ctx);
+/// 1 when the server sent a CertificateRequest on `ssl` (its context noted requests), else 0.
+int cossl_SSL_certificate_requested(const SSL *ssl);
 
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilHTTP
 import Yams
 
 /// The whole netvigil configuration, one property per YAML section.
@@ -13,12 +14,15 @@ public struct AgentConfiguration: Sendable {
     public var alerts: AlertsSection
     /// Top-level `labels:`, on every target (a target's own labels override them).
     public var labels: TargetLabels
+    /// Top-level `proxy:`, every target's default (a target's own `proxy:` overrides it; `none` goes direct).
+    public var proxy: ProxyConfiguration? = nil
     /// The files `include:` read, in the order they were merged.
     public var includedFiles: [String] = []
 
     /// Top-level keys accepted in the document.
     static let sectionKeys = [StorageSection.key, FeedSection.key, LogSection.key, ReachabilitySection.key, SchedulerSection.key,
-                             TLSPoliciesSection.key, TargetsSection.key, AlertsSection.key, labelsKey, ConfigInclude.key]
+                             TLSPoliciesSection.key, TargetsSection.key, AlertsSection.key, labelsKey, ConfigInclude.key,
+                             ProxySettings.key]
     /// The key of the top-level labels.
     static let labelsKey = "labels"
 
@@ -77,9 +81,13 @@ public struct AgentConfiguration: Sendable {
         alerts = try AlertsSection(value: alertsValue, includedSinkLists: sinkLists, collector: &collector)
         let labelValues = [root[Self.labelsKey]] + fragments.map { $0.root[Self.labelsKey] }
         labels = try TargetLabels(merging: labelValues.compactMap { $0 }, collector: &collector)
+        if let value = root[ProxySettings.key] {
+            proxy = try collector.attempt { try ProxySettings(reading: value).configuration } ?? nil
+        }
         let targetLists = [root[TargetsSection.key]] + fragments.map { $0.root[TargetsSection.key] }
         targets = try TargetsSection(lists: targetLists.compactMap { $0 }, policies: tlsPolicies,
-                                     sinkNames: alerts.sinkNames + alerts.failedSinkNames, labels: labels, collector: &collector)
+                                     sinkNames: alerts.sinkNames + alerts.failedSinkNames, labels: labels, proxy: proxy,
+                                     collector: &collector)
         try collector.finish()
     }
 

@@ -33,6 +33,8 @@ public struct ProbeTarget: Sendable {
     /// Identifies the effective settings (the target's YAML, the policies and the loaded pins, certificates and
     /// anchors): a reload restarts a target only when this changes.
     public var fingerprint: String
+    /// Located warnings of the target's own settings (a client key others may read).
+    public var warnings: [String] = []
 
     /// The policy that applies to the target's own host, and the pattern that selected it (nil: default policy).
     public var hostPolicy: (policy: SecurityPolicy, pattern: HostPattern?) {
@@ -54,7 +56,7 @@ public struct ProbeTarget: Sendable {
     public static func endpoint(of url: String) -> String {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               let host = components.host?.lowercased() else { return "" }
-        let defaultPort = scheme == "https" ? 443 : 80
+        let defaultPort = ServiceScheme(name: scheme)?.defaultPort ?? (scheme == "https" ? 443 : 80)
         let port = components.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
         let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
@@ -64,6 +66,6 @@ public struct ProbeTarget: Sendable {
     /// Whether a reloaded target can keep running as it is.
     public func isEquivalent(to other: ProbeTarget) -> Bool { fingerprint == other.fingerprint }
 
-    /// Whether the target uses TLS.
-    public var isTLS: Bool { request.url.scheme?.lowercased() == "https" }
+    /// Whether the target uses TLS (https:// and every `ServiceScheme`).
+    public var isTLS: Bool { request.url.scheme?.lowercased() == "https" || ServiceScheme(url: request.url) != nil }
 }

@@ -1,3 +1,4 @@
+import NetVigilHTTP
 import NetVigilTrust
 
 /// `tls_policies:` — shared pin sets chosen by host pattern, for every target and every redirect hop.
@@ -11,13 +12,17 @@ import NetVigilTrust
 public struct TLSPoliciesSection: Sendable {
     public static let key = "tls_policies"
 
-    /// One entry: its patterns and the policy they select.
+    /// One entry: its patterns, the policy they select (nil when the entry only sets a client certificate) and
+    /// the client certificate presented to them.
     public struct Entry: Sendable {
         public var hosts: [HostPattern]
-        public var policy: SecurityPolicy
+        public var policy: SecurityPolicy?
+        public var clientIdentity: ClientIdentity? = nil
     }
 
     public var entries: [Entry]
+    /// Located warnings of the entries (a client key others may read).
+    public var warnings: [String] = []
 
     public init() { entries = [] }
 
@@ -36,13 +41,15 @@ public struct TLSPoliciesSection: Sendable {
         for list in lists {
             guard let items = try collector.attempt({ try list.sequence() }) else { continue }
             for item in items {
-                if let entry = try collector.attempt({ try Self.entry(item, seen: &seen) }) { entries.append(entry) }
+                if let entry = try collector.attempt({ try Self.entry(item, seen: &seen, warnings: &warnings) }) {
+                    entries.append(entry)
+                }
             }
         }
     }
 
-    private static func entry(_ item: ConfigValue, seen: inout [HostPattern: ConfigValue]) throws -> Entry {
-        let mapping = try item.mapping(allowedKeys: ["hosts"] + TLSSettings.policyKeys)
+    private static func entry(_ item: ConfigValue, seen: inout [HostPattern: ConfigValue], warnings: inout [String]) throws -> Entry {
+        let mapping = try item.mapping(allowedKeys: ["hosts"] + TLSSettings.policyKeys + TLSSettings.clientCertificateKeys)
         let hostsValue = try mapping.required("hosts")
         var hosts: [(HostPattern, ConfigValue)] = []
         for hostValue in try hostsValue.sequenceOrSingle() {
@@ -58,11 +65,14 @@ public struct TLSPoliciesSection: Sendable {
             }
             hosts.append((pattern, hostValue))
         }
-        guard let policy = try TLSSettings.policy(from: mapping) else {
-            throw item.error("a TLS policy needs at least one of: \(TLSSettings.policyKeys.joined(separator: ", "))")
+        let policy = try TLSSettings.policy(from: mapping)
+        let identity = try TLSSettings.clientIdentity(from: mapping, warnings: &warnings)
+        guard policy != nil || identity != nil else {
+            let keys = TLSSettings.policyKeys + TLSSettings.clientCertificateKeys.prefix(2)
+            throw item.error("a TLS policy needs at least one of: \(keys.joined(separator: ", "))")
         }
         for (pattern, value) in hosts { seen[pattern] = value }
-        return Entry(hosts: hosts.map(\.0), policy: policy)
+        return Entry(hosts: hosts.map(\.0), policy: policy, clientIdentity: identity)
     }
 
     /// The policy set for one target: these entries, plus `own` for exactly `host` when the target sets its own
@@ -71,8 +81,9 @@ public struct TLSPoliciesSection: Sendable {
         var list: [PolicySet.Entry] = []
         let exact = own == nil ? nil : try HostPattern(host)
         for entry in entries {
+            guard let policy = entry.policy else { continue }
             for pattern in entry.hosts where pattern != exact {
-                list.append(PolicySet.Entry(pattern: pattern, policy: entry.policy))
+                list.append(PolicySet.Entry(pattern: pattern, policy: policy))
             }
         }
         if let own, let exact { list.append(PolicySet.Entry(pattern: exact, policy: own)) }

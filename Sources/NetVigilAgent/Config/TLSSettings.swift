@@ -9,7 +9,7 @@ import Synchronization
 public struct TLSSettings: Sendable {
     /// Policy keys, accepted in a target's `tls:` and in `tls_policies:` entries.
     static let policyKeys = ["pinning", "pins", "pinned_certificates", "allow_invalid_certificates",
-                             "validates_domain_name", "report_only", "pins_expire"]
+                             "validates_domain_name", "report_only", "pins_expire", "validation"]
     /// Keys that only make sense per target (one trust store and TLS setup per probe).
     static let connectionKeys = ["ca", "system_roots", "min_version"]
 
@@ -23,10 +23,15 @@ public struct TLSSettings: Sendable {
     public var systemRoots: Bool
     /// The TLS client settings.
     public var tls: TLSConfiguration
+    /// The client certificate (`client_certificate`, `client_key`), nil when none.
+    public var clientIdentity: ClientIdentity?
+    /// Located warnings (a client key others may read).
+    public var warnings: [String] = []
 
     /// System roots, no pinning, TLS 1.2+.
     public init() {
         policy = nil
+        clientIdentity = nil
         trustStore = nil
         caPaths = []
         systemRoots = true
@@ -36,8 +41,9 @@ public struct TLSSettings: Sendable {
     /// Reads a target's `tls:` mapping.
     init(reading value: ConfigValue) throws {
         self.init()
-        let mapping = try value.mapping(allowedKeys: Self.policyKeys + Self.connectionKeys)
+        let mapping = try value.mapping(allowedKeys: Self.policyKeys + Self.connectionKeys + Self.clientCertificateKeys)
         policy = try Self.policy(from: mapping)
+        clientIdentity = try Self.clientIdentity(from: mapping, warnings: &warnings)
         try readConnection(mapping, of: value)
     }
 
@@ -115,6 +121,10 @@ public struct TLSSettings: Sendable {
             }
             pinsExpire = date
         }
+        var validation = ValidationProfile.default
+        if let item = mapping["validation"] {
+            validation = ValidationProfile(rawValue: try item.oneOf(ValidationProfile.allCases.map(\.rawValue))) ?? .default
+        }
         do {
             return try SecurityPolicy(
                 pinning: mode,
@@ -122,7 +132,7 @@ public struct TLSSettings: Sendable {
                 validatesDomainName: try mapping["validates_domain_name"]?.bool() ?? true,
                 pinnedCertificates: certificates, pins: pins,
                 reportOnly: try mapping["report_only"]?.bool() ?? false,
-                pinsExpire: pinsExpire)
+                pinsExpire: pinsExpire, validation: validation)
         } catch {
             throw mapping.owner.error("\(error)")
         }

@@ -27,11 +27,13 @@ import Yams
 ///     ip: any                               # any, 4, 6
 ///     alerts: [pager]
 ///     labels: { team: payments }            # merged over the top-level labels
+///     proxy: http://proxy:3128              # or { url, user, password_file, no_proxy }, or none (ProxySettings)
 /// ```
 public struct TargetsSection: Sendable {
     public static let key = "targets"
     static let allowedKeys = ["name", "url", "interval", "timeout", "method", "headers", "params", "body", "basic_auth",
-                              "expect", "tls", "follow_redirects", "send_credentials_on_redirect", "ip", "alerts", "labels"]
+                              "expect", "tls", "follow_redirects", "send_credentials_on_redirect", "ip", "alerts", "labels",
+                              ProxySettings.key]
     static let expectKeys = ["status", "content_type", "json", "body_contains", "body_matches", "max_response_time",
                              "min_cert_validity"]
 
@@ -45,17 +47,18 @@ public struct TargetsSection: Sendable {
     public init() { targets = [] }
 
     /// Reads the list; `policies` are the shared `tls_policies:`, `sinkNames` the configured alert sinks, `labels`
-    /// the top-level labels.
-    init(reading value: ConfigValue, policies: TLSPoliciesSection, sinkNames: [String], labels: TargetLabels = TargetLabels()) throws {
+    /// the top-level labels, `proxy` the top-level proxy (each target's default).
+    init(reading value: ConfigValue, policies: TLSPoliciesSection, sinkNames: [String], labels: TargetLabels = TargetLabels(),
+         proxy: ProxyConfiguration? = nil) throws {
         var collector = ConfigErrorCollector()
-        try self.init(lists: [value], policies: policies, sinkNames: sinkNames, labels: labels, collector: &collector)
+        try self.init(lists: [value], policies: policies, sinkNames: sinkNames, labels: labels, proxy: proxy, collector: &collector)
         try collector.finish()
     }
 
     /// Reads the lists of the main file and the included ones; each target with an error is recorded and left out.
     /// A name used twice, in one file or two, is an error naming both places.
     init(lists: [ConfigValue], policies: TLSPoliciesSection, sinkNames: [String], labels: TargetLabels,
-         collector: inout ConfigErrorCollector) throws {
+         proxy: ProxyConfiguration? = nil, collector: inout ConfigErrorCollector) throws {
         targets = []
         var firstPlace: [String: ConfigValue] = [:]
         var items: [ConfigValue] = []
@@ -69,6 +72,7 @@ public struct TargetsSection: Sendable {
         for item in items {
             let target = try collector.attempt { () throws -> ProbeTarget in
                 var target = try Self.target(item, policies: policies, sinkNames: sinkNames)
+                try Self.applyProxy(to: &target, item: item, default: proxy)
                 target.labels = labels.merging(target.labels)
                 // The top-level labels are not in the target's YAML: a change to them restarts the target's series.
                 target.fingerprint += "\nlabels \(target.labels.pairs.map { "\($0.name)=\($0.value)" })"
@@ -97,14 +101,16 @@ public struct TargetsSection: Sendable {
         let urlValue = try mapping.required("url")
         let urlText = try urlValue.nonEmptyString()
         guard let components = URLComponents(string: urlText), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let rawHost = components.host, !rawHost.isEmpty else {
-            throw urlValue.error("expected an http:// or https:// URL with a host")
+              scheme == "http" || scheme == "https" || ServiceScheme(name: scheme) != nil, let rawHost = components.host,
+              !rawHost.isEmpty else {
+            throw urlValue.error("expected an http:// or https:// URL with a host, or a TLS service URL (\(serviceSchemeList))")
         }
+        let service = ServiceScheme(name: scheme)
         guard components.user == nil, components.password == nil else {
             throw urlValue.error("credentials in the URL are not accepted; use basic_auth: { user, password_file }")
         }
         let host = rawHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        let port = components.port ?? (scheme == "https" ? 443 : 80)
+        let port = components.port ?? service?.defaultPort ?? (scheme == "https" ? 443 : 80)
 
         let interval = try mapping["interval"]?.duration(minimum: .milliseconds(100)) ?? defaultInterval
         let timeout = try mapping["timeout"]?.duration(minimum: .milliseconds(100)) ?? defaultTimeout
@@ -153,11 +159,15 @@ public struct TargetsSection: Sendable {
             }
         }
         let request: ProbeRequest
-        do {
-            request = try RequestSerializer(version: NetVigilVersion.current).request(
-                method: method, url: urlText, parameters: parameters, headers: headers, jsonBody: jsonBody)
-        } catch {
-            throw item.error(Self.describe(error))
+        if let service {
+            request = try serviceRequest(service, url: urlText, components: components, mapping: mapping, urlValue: urlValue)
+        } else {
+            do {
+                request = try RequestSerializer(version: NetVigilVersion.current).request(
+                    method: method, url: urlText, parameters: parameters, headers: headers, jsonBody: jsonBody)
+            } catch {
+                throw item.error(Self.describe(error))
+            }
         }
 
         var serializer = ResponseSerializer.http
@@ -191,7 +201,7 @@ public struct TargetsSection: Sendable {
                 expectations.maxResponseTime = try value.duration(minimum: .milliseconds(1)).inSeconds
             }
             if let value = expect["min_cert_validity"] {
-                guard scheme == "https" else { throw value.error("min_cert_validity needs an https:// URL") }
+                guard scheme != "http" else { throw value.error("min_cert_validity needs a TLS URL (https:// or a service scheme)") }
                 expectations.minCertificateValidity = try value.duration(minimum: .seconds(1)).inSeconds
             }
         }
@@ -199,13 +209,15 @@ public struct TargetsSection: Sendable {
         var tls = TLSSettings()
         if let tlsValue = mapping["tls"] {
             tls = try TLSSettings(reading: tlsValue)
-            if scheme != "https", tls.policy != nil || tls.trustStore != nil {
+            if scheme == "http", tls.policy != nil || tls.trustStore != nil || tls.clientIdentity != nil {
                 throw tlsValue.error("tls settings need an https:// URL (redirect hops use tls_policies)")
             }
         }
         let policySet: PolicySet
+        let clientIdentities: ClientIdentitySet
         do {
             policySet = try policies.policySet(host: host, own: tls.policy)
+            clientIdentities = try policies.clientIdentities(host: host, own: tls.clientIdentity)
         } catch {
             throw (mapping["tls"] ?? urlValue).error("\(error)")
         }
@@ -250,15 +262,19 @@ public struct TargetsSection: Sendable {
         let labels = try mapping["labels"].map(TargetLabels.init(reading:)) ?? TargetLabels()
 
         let timeoutSeconds = timeout.inSeconds
-        let configuration = ProbeConfiguration(
+        var configuration = ProbeConfiguration(
             trustStore: trustStore, policies: policySet, timeout: timeoutSeconds, connectTimeout: min(5, timeoutSeconds),
             maxRedirects: redirects.max, allowsDowngradeRedirects: redirects.allowsDowngrade,
             sendsCredentialsOnRedirect: keepsCredentials, addressFamily: family, preferredFamily: preferred, tls: tls.tls, responseSerializer: serializer,
             expectations: expectations)
-        return ProbeTarget(name: name, url: urlText, host: host, port: port, interval: interval, timeout: timeout,
+        configuration.clientIdentities = clientIdentities
+        var target = ProbeTarget(name: name, url: urlText, host: host, port: port, interval: interval, timeout: timeout,
                            request: request, configuration: configuration, alertSinks: sinks, alertSinksExplicit: explicit,
                            labels: labels, endpoint: ProbeTarget.endpoint(of: urlText),
-                           fingerprint: fingerprint(item, policies: policySet, trustStore: trustStore))
+                           fingerprint: fingerprint(item, policies: policySet, trustStore: trustStore)
+                               + clientIdentities.entries.map { "\nclient \($0.pattern) \($0.identity.chain.map(\.sha256Fingerprint))" }.joined())
+        target.warnings = tls.warnings
+        return target
     }
 
     /// The target's YAML plus what files contributed (pins, pinned certificates, anchors).

@@ -61,6 +61,7 @@ public struct ConfigReloader: Service {
             metrics?.configReloaded(successful: false)
             return nil
         }
+        for warning in configuration.warnings { logger.warning("configuration warning", metadata: ["warning": "\(warning)"]) }
         let summary = await apply(configuration)
         metrics?.configReloaded(successful: true)
         logger.notice("configuration reloaded", metadata: [

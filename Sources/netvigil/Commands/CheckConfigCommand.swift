@@ -8,7 +8,8 @@ struct CheckConfigCommand: AsyncParsableCommand {
         commandName: "check-config",
         abstract: "Validate a configuration file and print a summary.",
         discussion: """
-            Warnings and notes follow each target: a policy without a backup pin, and pins that are a CA's key \
+            Warnings and notes follow each target: a policy without a backup pin, a client key its group or others \
+            may read, and pins that are a CA's key \
             (a pinned CA certificate, a configured CA or a system root), which match any certificate that CA issues. \
             Exits 0 when the file is valid, 78 with one located error line otherwise.
             """)
@@ -30,14 +31,21 @@ struct CheckConfigCommand: AsyncParsableCommand {
                   + (configuration.reachability.captivePortal.map { " (captive portal check: \($0.url))" } ?? ""))
             print("  scheduler: concurrency \(configuration.scheduler.concurrency)")
             print("  tls_policies: \(configuration.tlsPolicies.entries.count)")
+            for warning in configuration.tlsPolicies.warnings { print("    warning: \(warning)") }
+            if let proxy = configuration.proxy { print("  proxy: \(proxy)") }
             print("  targets: \(configuration.targets.targets.count)")
             var systemRoots: [Certificate]? = nil
             for target in configuration.targets.targets {
                 let policy = target.hostPolicy.policy
                 let pinning = policy.pinning == .none ? "no pinning" : "\(policy.pinning.rawValue) pinning, \(policy.configuredPins.count) pin(s)"
                 print("    \(target.name): \(target.request.method.rawValue) \(target.url) every \(ConfigDuration.format(target.interval)), "
-                      + "\(target.isTLS ? pinning : "plain HTTP"), alerts → \(target.alertSinks.isEmpty ? "none" : target.alertSinks.joined(separator: ", "))")
+                      + "\(target.isTLS ? pinning : "plain HTTP"), alerts → \(target.alertSinks.isEmpty ? "none" : target.alertSinks.joined(separator: ", "))"
+                      + (target.configuration.proxy.map { ", via proxy \($0.url)" } ?? ""))
                 for warning in policy.warnings { print("      warning: \(warning)") }
+                for warning in target.warnings { print("      warning: \(warning)") }
+                if let identity = target.configuration.clientIdentities.identity(for: target.host) {
+                    print("      client certificate: \(identity)")
+                }
                 guard target.isTLS, !policy.configuredPins.isEmpty else { continue }
                 let store = target.configuration.trustStore
                 if store.usesSystemRoots, systemRoots == nil { systemRoots = TrustStore.systemRootCertificates() }

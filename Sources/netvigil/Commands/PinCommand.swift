@@ -14,11 +14,12 @@ struct PinCommand: AsyncParsableCommand {
             a backup pin before the key is in use; encrypted keys are refused, pin their public key), or a directory of \
             .pem/.crt/.cer/.der certificates. https://HOST[:PORT] connects and lists the served chain (also when it is \
             not trusted; --ca adds anchors for the verdict shown); with --pem it prints that chain as PEM, for \
-            `netvigil trust evaluate --chain`. The pin is base64(SHA-256(DER SubjectPublicKeyInfo)) as used by \
+            `netvigil trust evaluate --chain`; --cert and --key present a client certificate to a server that requires \
+            one (in TLS 1.2 such a server ends the handshake without it). The pin is base64(SHA-256(DER SubjectPublicKeyInfo)) as used by \
             `pins:` in policies. Exit codes: 66 missing or unreadable file, 65 not a certificate, key or CSR, 64 usage.
             """)
 
-    @Argument(help: "Certificate, key or CSR files, directories of certificates, or https://HOST[:PORT].")
+    @Argument(help: "Certificate, key or CSR files, directories of certificates, https://HOST[:PORT], or a TLS service URL (smtp://HOST, ldap://HOST, postgres://HOST, tls://HOST:PORT, ...).")
     var files: [String]
 
     @Option(name: .long, help: "Extra trust anchors for https:// targets (repeatable).")
@@ -26,6 +27,8 @@ struct PinCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Print a JSON array instead of text.")
     var json = false
+
+    @OptionGroup(title: "Client certificate (mTLS) for https:// targets") var clientCertificateOptions: ClientCertificateOptions
 
     @Flag(name: .long, help: "Print the certificates (the served chain of https://...) as PEM, leaf first.")
     var pem = false
@@ -75,16 +78,17 @@ struct PinCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("give at least one certificate, key or CSR FILE, or https://HOST") }
+        if files.isEmpty { throw ValidationError("give at least one certificate, key or CSR FILE, https://HOST or TLS service URL") }
         if json && pem { throw ValidationError("--json and --pem exclude each other") }
     }
 
     func run() async throws {
         try await withCLIFailureHandling {
             var perFile: [(file: String, entries: [Entry])] = []
+            let identity = try clientCertificateOptions.identity(warn: { printError("warning: \($0)") })
             for file in files {
-                let items = file.lowercased().hasPrefix("https://")
-                    ? try await Self.servedChain(file, ca: ca).map(Entry.Item.certificate)
+                let items = file.lowercased().hasPrefix("https://") || URL(string: file).flatMap(ServiceScheme.init(url:)) != nil
+                    ? try await Self.servedChain(file, ca: ca, clientIdentity: identity).map(Entry.Item.certificate)
                     : try Self.items(file)
                 perFile.append((file, items.enumerated().map { Entry(file: file, index: $0.offset, item: $0.element) }))
             }
@@ -128,16 +132,23 @@ struct PinCommand: AsyncParsableCommand {
         return certificates.map(Entry.Item.certificate) + keys.map(Entry.Item.key)
     }
 
-    /// Connects to `url` and returns the served chain, trusted or not (exit 1 when no chain arrives).
-    static func servedChain(_ url: String, ca: [String]) async throws -> [Certificate] {
+    /// Connects to `url` (presenting `clientIdentity` when the server asks) and returns the served chain, trusted or
+    /// not (exit 1 when no chain arrives).
+    static func servedChain(_ url: String, ca: [String], clientIdentity: ClientIdentity? = nil) async throws -> [Certificate] {
         let request: ProbeRequest
-        do {
-            request = try RequestSerializer().request(method: .HEAD, url: url)
-        } catch {
-            throw CLIFailure(.usage, "\(error)")
+        if let parsed = URL(string: url), ServiceScheme(url: parsed) != nil {
+            request = ProbeRequest(url: parsed)  // a TLS service: its negotiation, then the served chain
+        } else {
+            do {
+                request = try RequestSerializer().request(method: .HEAD, url: url)
+            } catch {
+                throw CLIFailure(.usage, "\(error)")
+            }
         }
         let store = try TrustPolicyOptions.trustStore(systemRoots: true, ca: ca)
-        let result = await HTTPProber().probe(request, configuration: ProbeConfiguration(trustStore: store, timeout: 10, maxRedirects: 0))
+        var configuration = ProbeConfiguration(trustStore: store, timeout: 10, maxRedirects: 0)
+        configuration.tls.clientIdentity = clientIdentity
+        let result = await HTTPProber().probe(request, configuration: configuration)
         guard !result.servedChain.isEmpty else {
             throw CLIFailure(.failure, "\(url): no certificate chain: \(result.error?.description ?? "not TLS")")
         }

@@ -7,7 +7,8 @@ extension ProbeCommand {
     /// only `--timeout` and the address-family flags applied on top.
     func configuredTarget() throws -> (ProbeRequest, ProbeConfiguration) {
         let probeTarget = try targetOptions.find()
-        let conflicting = givenRequestOptions + policyOptions.givenOptions
+        let conflicting = givenRequestOptions + policyOptions.givenOptions + clientCertificateOptions.givenOptions
+            + proxyOptions.givenOptions
         if let first = conflicting.first {
             throw CLIFailure(.usage, "\(first) cannot be combined with --target: the target's configuration decides it")
         }
@@ -19,7 +20,7 @@ extension ProbeCommand {
         try checkAddressFamilyFlags()
         if ip4 || ip6 { configuration.addressFamily = ip4 ? .ipv4 : .ipv6 }
         if preferIP4 || preferIP6 { configuration.preferredFamily = preferIP4 ? .ipv4 : .ipv6 }
-        if !json { for warning in probeTarget.hostPolicy.policy.warnings { printError("warning: \(warning)") } }
+        if !json { for warning in probeTarget.hostPolicy.policy.warnings.map(\.description) + probeTarget.warnings { printError("warning: \(warning)") } }
         return (probeTarget.request, configuration)
     }
 

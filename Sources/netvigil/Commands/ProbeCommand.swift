@@ -14,13 +14,15 @@ struct ProbeCommand: AsyncParsableCommand {
         discussion: """
             The request is only sent after the served chain is trusted under the policy flags (as in \
             `netvigil trust evaluate`). --config FILE --target NAME probes a target of the daemon's configuration \
-            with its URL, request, TLS policy, anchors and expectations (only --timeout, --json and the address \
-            family flags may be added). DURATION: 500ms, 10s, 5m, 72h, 30d. --expect-json takes 'PATH == VALUE' \
+            with its URL, request, TLS policy, anchors, client certificate and expectations (only --timeout, --json \
+            and the address family flags may be added). --cert FILE --key FILE present a client certificate (mTLS) \
+            to the URL's host when it asks for one; a server that wants one and gets none fails as \
+            clientCertificateRequired, one that refuses it as clientCertificateRejected (naming its TLS alert). DURATION: 500ms, 10s, 5m, 72h, 30d. --expect-json takes 'PATH == VALUE' \
             with PATH like $.a.b[0] and VALUE JSON (or a bare string). Exit codes: 0 ok, 1 failed, 64 usage, \
             78 bad configuration.
             """)
 
-    @Argument(help: "http:// or https:// URL (or give --config and --target).")
+    @Argument(help: "http://, https:// or TLS service URL: tls://HOST:PORT, smtp://, submission://, smtps://, imap://, imaps://, pop3://, pop3s://, ldap://, ldaps://, postgres:// (or give --config and --target).")
     var url: String?
 
     @OptionGroup var targetOptions: ConfiguredTargetOptions
@@ -90,6 +92,9 @@ struct ProbeCommand: AsyncParsableCommand {
 
     @OptionGroup var policyOptions: TrustPolicyOptions
 
+    @OptionGroup(title: "Client certificate (mTLS)") var clientCertificateOptions: ClientCertificateOptions
+    @OptionGroup var proxyOptions: ProxyOptions
+
     @Flag(name: .long, help: "Print the ProbeResult as JSON.")
     var json = false
 
@@ -146,11 +151,15 @@ struct ProbeCommand: AsyncParsableCommand {
             target += (url.contains("?") ? "&" : "?") + encoded
         }
         let request: ProbeRequest
-        do {
-            request = try RequestSerializer(version: NetVigilVersion.current).request(
-                method: httpMethod, url: target, parameters: try Self.pairs(form, option: "--form"), headers: headers, jsonBody: body)
-        } catch {
-            throw CLIFailure(.usage, "\(error)")
+        if let service = URL(string: url).flatMap(ServiceScheme.init(url:)) {
+            request = try serviceRequest(url, scheme: service)
+        } else {
+            do {
+                request = try RequestSerializer(version: NetVigilVersion.current).request(
+                    method: httpMethod, url: target, parameters: try Self.pairs(form, option: "--form"), headers: headers, jsonBody: body)
+            } catch {
+                throw CLIFailure(.usage, "\(error)")
+            }
         }
 
         let timeoutSeconds = try timeoutOverride() ?? 10
@@ -177,12 +186,23 @@ struct ProbeCommand: AsyncParsableCommand {
         }
         let policy = try policyOptions.policy()
         if !json { for warning in policy.warnings { printError("warning: \(warning)") } }
-        let configuration = ProbeConfiguration(
+        var configuration = ProbeConfiguration(
             trustStore: try policyOptions.trustStore(), policies: try PolicySet(default: policy, entries: []),
             timeout: timeoutSeconds, connectTimeout: min(5, timeoutSeconds), maxRedirects: noFollowRedirects ? 0 : 10,
             allowsDowngradeRedirects: allowDowngradeRedirects, sendsCredentialsOnRedirect: sendCredentialsOnRedirect,
             addressFamily: ip4 ? .ipv4 : (ip6 ? .ipv6 : .any), preferredFamily: preferIP4 ? .ipv4 : (preferIP6 ? .ipv6 : .system),
             responseSerializer: serializer, expectations: expectations)
+        // The certificate goes to the URL's host only, never to a redirect's other host.
+        if let identity = try clientCertificateOptions.identity(warn: { if !json { printError("warning: \($0)") } }),
+           let host = request.url.host {
+            let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+            do {
+                configuration.clientIdentities.set(identity, for: try HostPattern(bare))
+            } catch {
+                throw CLIFailure(.usage, "URL: \(error)")
+            }
+        }
+        configuration.proxy = try proxyOptions.configuration()
         return (request, configuration)
     }
 

@@ -39,6 +39,7 @@ struct RunCommand: AsyncParsableCommand {
             LogBootstrap.bootstrap(level: configuration.log.level)
             let logger = Logger(label: "netvigil")
             DescriptorLimit.raiseToHardLimit(logger: logger)
+            for warning in configuration.warnings { logger.warning("configuration warning", metadata: ["warning": "\(warning)"]) }
 
             let store: Store
             do {

@@ -33,6 +33,8 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(name: .long, help: "PEM CA (or the feed's own certificate) to trust for an https:// feed, besides the system roots (default: feed.tls.certificate from --config).")
     var ca: String?
 
+    @OptionGroup(title: "Client certificate (an https:// feed with feed.tls.client_ca)") var clientCertificateOptions: ClientCertificateOptions
+
     @Flag(name: .long, help: "Exit 1 when a target is down or an alert fires (Nagios-style check).")
     var check = false
 
@@ -125,6 +127,7 @@ struct StatusCommand: AsyncParsableCommand {
         var configuration = ProbeConfiguration(trustStore: trustStore, timeout: timeout, connectTimeout: min(5, timeout),
                                                maxRedirects: 0)
         configuration.responseSerializer.acceptableStatusCodes = Set(100...599)
+        configuration.tls.clientIdentity = try clientCertificateOptions.identity(warn: { printError("warning: \($0)") })
         let (result, response) = await HTTPProber().fetch(request, configuration: configuration)
         guard let response else {
             throw CLIFailure(.ioError, "cannot reach the feed at \(feed): \(Self.describe(result.error))")

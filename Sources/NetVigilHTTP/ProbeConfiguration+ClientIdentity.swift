@@ -1,0 +1,9 @@
+extension ProbeConfiguration {
+    /// The TLS settings for a connection to `host`: `tls` plus the client certificate `clientIdentities` picks
+    /// for that host (each redirect hop gets its own host's).
+    public func tlsConfiguration(for host: String) -> TLSConfiguration {
+        var configuration = tls
+        if configuration.clientIdentity == nil { configuration.clientIdentity = clientIdentities.identity(for: host) }
+        return configuration
+    }
+}

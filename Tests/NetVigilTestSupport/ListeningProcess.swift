@@ -1,0 +1,73 @@
+import Foundation
+
+/// A server for one test (squid, mitmproxy, ...): run in the foreground with its output in a log file, ready once
+/// its port listens on 127.0.0.1 (read from /proc, so no probe connection shows up in its logs), stopped
+/// with SIGTERM and, after a grace period, SIGKILL.
+public final class ListeningProcess {
+    public let process = Process()
+    /// stdout and stderr of the process.
+    public let logPath: String
+
+    /// Starts `executable` and waits until `port` listens; throws with the end of the log when it does not.
+    public init(executable: String, arguments: [String], port: Int, logPath: String, timeout: TimeInterval = 30) throws {
+        self.logPath = logPath
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        try? output.close()
+        let deadline = Date().addingTimeInterval(timeout)
+        while !Self.isListening(port: port, process: process.processIdentifier) {
+            guard Date() < deadline, process.isRunning else {
+                stop()
+                throw ListeningProcessError(message: "\((executable as NSString).lastPathComponent) did not listen on 127.0.0.1:\(port): "
+                                            + String(log().suffix(1_500)))
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// What the process wrote so far.
+    public func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// SIGTERM, then SIGKILL after `grace` (polling: `waitUntilExit` can block for good on a killed child here).
+    public func stop(grace: TimeInterval = 5) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(grace)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    deinit { stop() }
+
+    /// Whether a socket listens on 127.0.0.1:`port` (state 0A) in the network namespace of `process`, read from
+    /// /proc/PID/net/tcp to its end (`String(contentsOfFile:)` stops after 4 KiB of a /proc file: ~27 sockets).
+    public static func isListening(port: Int, process: Int32) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: "/proc/\(process)/net/tcp") else { return false }
+        defer { try? handle.close() }
+        let table = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        let local = "0100007F:" + String(format: "%04X", port)
+        return table.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ")
+            return fields.count > 3 && fields[1] == local && fields[3] == "0A"
+        }
+    }
+
+    /// The first executable `name` on PATH or in `extraDirectories`.
+    public static func executable(named name: String, extraDirectories: [String] = []) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        let directories = path.split(separator: ":").map(String.init) + extraDirectories
+        return directories.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
+
+/// A test server could not be started.
+public struct ListeningProcessError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
