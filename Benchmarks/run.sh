@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|overview|scheduler|idle|probe|all]
+# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|overview|scheduler|idle|probe|probe-tls|all]
 # Figures are printed; docs/performance.md records the current ones with the machine they ran on, Benchmarks/HISTORY.md every run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -361,12 +361,47 @@ PY
   return "$status"
 }
 
+# tls:// vs https:// against the same nginx port: CPU per probe in one process each, alternating rounds at
+# concurrency 16 (the issue: a tls:// probe costs no more than an https probe minus the HTTP exchange).
+run_probe_tls() {
+  release --product ProbeBenchmarks
+  local dir; dir=$(mktemp -d)
+  local port=18495 plain=18496 seconds=${PROBE_SECONDS:-10} rounds=${PROBE_ROUNDS:-3}
+  PROBE_DIR=$dir
+  trap 'if [ -f "$PROBE_DIR/nginx.pid" ]; then kill "$(cat "$PROBE_DIR/nginx.pid")" 2>/dev/null || true; fi; rm -rf "$PROBE_DIR"' EXIT
+  make_loopback_pki "$dir"
+  start_tls_nginx "$dir" "$port" "$plain"
+  echo "probe-tls: https://127.0.0.1:$port/ vs tls://127.0.0.1:$port (nginx, P-256 leaf); commit $(git rev-parse --short HEAD)"
+  : > "$dir/rounds.txt"
+  for round in $(seq "$rounds"); do
+    echo "load: $(uptime | sed 's/.*load/load/')"
+    for url in "https://127.0.0.1:$port/" "tls://127.0.0.1:$port"; do
+      "$bin/ProbeBenchmarks" throughput --url "$url" --ca "$dir/ca.pem" --concurrency 16 --seconds "$seconds" \
+        | sed "s|^RESULT throughput|RESULT ${url%%:*}|" | tee -a "$dir/rounds.txt"
+    done
+  done
+  python3 - "$dir/rounds.txt" <<'PY'
+import collections, re, sys
+pooled = collections.defaultdict(lambda: [0, 0.0])
+for line in open(sys.argv[1]):
+    match = re.match(r"RESULT (https|tls) concurrency=\d+ probes=(\d+) ok=(\d+) .*cpu=([\d.]+)", line)
+    if match:
+        side, probes, ok, cpu = match.groups()
+        if int(ok) != int(probes): sys.exit(f"{side}: {int(probes) - int(ok)} probes failed")
+        pooled[side][0] += int(probes); pooled[side][1] += float(cpu)
+https, tls = (pooled[side][1] / pooled[side][0] * 1000 for side in ("https", "tls"))
+print(f"CPU per probe, pooled: https {https:.3f} ms, tls:// {tls:.3f} ms; tls/https {tls / https:.2f}")
+print(f"RESULT probe-tls https_ms={https:.4f} tls_ms={tls:.4f} ratio={tls / https:.3f}")
+PY
+}
+
 case "$what" in
   store) run_store ;;
   overview) run_overview ;;
   scheduler) run_scheduler ;;
   idle) run_idle ;;
   probe) run_probe ;;
+  probe-tls) run_probe_tls ;;
   all) run_store; run_overview; run_scheduler; run_idle; run_probe ;;
   *) echo "unknown benchmark: $what" >&2; exit 64 ;;
 esac

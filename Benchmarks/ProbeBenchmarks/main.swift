@@ -277,10 +277,14 @@ do {
 }
 let configuration = ProbeConfiguration(trustStore: trustStore, timeout: Double(argument("--timeout", default: "10")) ?? 10)
 let request: ProbeRequest
-do {
-    request = try RequestSerializer(version: "bench").request(method: .GET, url: url)
-} catch {
-    fail("--url: \(error)")
+if let parsed = URL(string: url), ServiceScheme(url: parsed) != nil {
+    request = ProbeRequest(url: parsed)  // tls://, smtp://, ...: the service's negotiation, TLS, trust, goodbye
+} else {
+    do {
+        request = try RequestSerializer(version: "bench").request(method: .GET, url: url)
+    } catch {
+        fail("--url: \(error)")
+    }
 }
 let prober = HTTPProber()
 switch mode {
