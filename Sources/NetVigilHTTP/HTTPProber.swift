@@ -154,8 +154,11 @@ public struct HTTPProber: Sendable {
         let resolved: [SocketAddress]
         do {
             defer { result.timings.resolve = (result.timings.resolve ?? 0) + MonotonicClock.milliseconds(from: resolveStart, to: .now()) }
-            resolved = try await resolve(route?.proxy.host ?? bareHost, port: route?.proxy.port ?? port,
-                                         family: configuration.addressFamily, deadline: deadline)
+            if let route {
+                resolved = try await resolve(route.proxy.host, port: route.proxy.port, family: configuration.addressFamily, deadline: deadline)
+            } else {
+                resolved = try await candidateAddresses(host: bareHost, port: port, configuration: configuration, deadline: deadline)
+            }
         } catch let error as ProbeError {
             throw Self.proxyFailure(error, route: route)
         }
@@ -184,7 +187,7 @@ public struct HTTPProber: Sendable {
 
     /// getaddrinfo on NIO's thread pool, bounded by `deadline`: when the resolver does not answer in time the probe
     /// fails with a resolve-phase timeout at once (the blocked lookup finishes on its pool thread and is dropped).
-    private func resolve(_ host: String, port: Int, family: AddressFamily, deadline: NIODeadline) async throws -> [SocketAddress] {
+    func resolve(_ host: String, port: Int, family: AddressFamily, deadline: NIODeadline) async throws -> [SocketAddress] {
         if let literal = try Resolver.literal(host, port: port, family: family) { return [literal] }  // no thread hop
         let loop = group.next()
         guard deadline > .now() else {

@@ -35,6 +35,8 @@ public struct ProbeTarget: Sendable {
     public var fingerprint: String
     /// Located warnings of the target's own settings (a client key others may read).
     public var warnings: [String] = []
+    /// `addresses: all`: every address of the host is probed each tick, one result each.
+    public var probesEachAddress = false
 
     /// The policy that applies to the target's own host, and the pattern that selected it (nil: default policy).
     public var hostPolicy: (policy: SecurityPolicy, pattern: HostPattern?) {

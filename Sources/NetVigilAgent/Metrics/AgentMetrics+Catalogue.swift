@@ -10,6 +10,9 @@ extension AgentMetrics {
         public static let tlsEarliestCertExpiry = "netvigil_tls_earliest_cert_expiry_timestamp_seconds"
         public static let tlsServedKeyInfo = "netvigil_tls_served_key_info"
         public static let probesTotal = "netvigil_probes_total"
+        public static let addressProbeSuccess = "netvigil_address_probe_success"
+        public static let addressTLSTrusted = "netvigil_address_tls_trusted"
+        public static let addressTLSPinMatch = "netvigil_address_tls_pin_match"
         public static let reachabilityStatus = "netvigil_reachability_status"
         public static let reachabilityFlag = "netvigil_reachability_flag"
         public static let netlinkResyncsTotal = "netvigil_netlink_resyncs_total"
@@ -60,6 +63,15 @@ extension AgentMetrics {
         MetricDescription(
             name: Name.probesTotal, kind: .counter, labels: ["target", "outcome"],
             help: "Probes finished, by outcome (ok, failed, skipped)."),
+        MetricDescription(
+            name: Name.addressProbeSuccess, kind: .gauge, labels: ["target", "address"],
+            help: "addresses: all targets: 1 if the last probe of this address succeeded, 0 if it failed."),
+        MetricDescription(
+            name: Name.addressTLSTrusted, kind: .gauge, labels: ["target", "address"],
+            help: "addresses: all targets: 1 if the chain this address served was trusted, 0 if not; absent without a TLS verdict."),
+        MetricDescription(
+            name: Name.addressTLSPinMatch, kind: .gauge, labels: ["target", "address"],
+            help: "addresses: all targets: the pin verdict of this address, valued as netvigil_tls_pin_match; absent without a pin verdict."),
         MetricDescription(
             name: Name.reachabilityStatus, kind: .gauge, labels: ["target"],
             help: "AFNetworking reachability status: -1 Unknown, 0 NotReachable, 1 ReachableViaWWAN, 2 ReachableViaWiFi."),
