@@ -111,6 +111,29 @@ final class EveryAddressTests: XCTestCase {
         XCTAssertTrue(combined.errorMessage?.hasPrefix("127.0.0.3: connection to 127.0.0.3") ?? false, "\(String(describing: combined.errorMessage))")
     }
 
+    func testCLIConnectToAndAllAddressesPrintOneResultPerAddress() throws {
+        let goodPin = try Certificate.load(contentsOf: directory.path("good.pem"))[0].spkiPin.description
+        let common = ["probe", "https://edge.test:\(port)/", "--ca", directory.path("ca.pem"), "--no-system-roots",
+                      "--pinning", "publicKey", "--pin", goodPin, "--connect-to", "127.0.0.1", "--connect-to", "127.0.0.2"]
+        let all = try ProcessRunner.run(common + ["--all-addresses", "--json"])
+        XCTAssertEqual(all.status, 1, all.stderr)
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]], all.stdout)
+        XCTAssertEqual(rows.map { $0["resolved_address"] as? String }, ["127.0.0.1", "127.0.0.2"])
+        XCTAssertEqual(rows.map { $0["pin_verdict"] as? String }, ["matched", "mismatch"])
+        let text = try ProcessRunner.run(common + ["--all-addresses"])
+        XCTAssertTrue(text.stdout.contains("== address 127.0.0.2\nFAILED trust"), text.stdout)
+        let first = try ProcessRunner.run(common)
+        XCTAssertEqual(first.status, 0, first.stdout + first.stderr)
+        XCTAssertTrue(first.stdout.contains("address: 127.0.0.1"), first.stdout)
+
+        let bad = try ProcessRunner.run(["probe", "https://edge.test/", "--connect-to", "edge.internal"])
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.contains("\"edge.internal\" is not an IP address"), bad.stderr)
+        let proxied = try ProcessRunner.run(["probe", "https://edge.test/", "--all-addresses", "--proxy", "http://127.0.0.1:9"])
+        XCTAssertEqual(proxied.status, 64)
+        XCTAssertTrue(proxied.stderr.contains("cannot be combined with --proxy"), proxied.stderr)
+    }
+
     func testConnectToRespectsTheAddressFamily() async throws {
         var configuration = try configuration(connectTo: ["::1"])
         configuration.addressFamily = .ipv4

@@ -44,9 +44,10 @@ public struct ProbeTarget: Sendable {
         return (entry?.policy ?? configuration.policies.defaultPolicy, entry?.pattern)
     }
 
-    /// The reachability target watched for this probe's host (`default`-independent).
+    /// The reachability target watched for this probe's host (`default`-independent); with `connect_to`, its
+    /// first address (the host name may not resolve at all).
     public var reachabilityTarget: ReachabilityTarget? {
-        try? ReachabilityTarget(parsing: host)
+        try? ReachabilityTarget(parsing: configuration.connectTo?.addresses.first ?? host)
     }
 
     /// The labels added to the target's probe series after `target`: `endpoint`, then the configured labels.
