@@ -33,54 +33,19 @@ final class AddressesConfigurationTests: XCTestCase {
     }
 
     func testLinePreciseErrors() {
+        let url = "  - name: a\n    url: https://api.example.com/\n"
         let cases: [(String, [String])] = [
-            ("""
-             targets:
-               - name: a
-                 url: https://api.example.com/
-                 addresses: every
-             """, ["n.yml:4", "first", "all"]),
-            ("""
-             targets:
-               - name: a
-                 url: https://api.example.com/
-                 connect_to:
-                   - 192.0.2.1
-                   - api.internal
-             """, ["n.yml:6", "\"api.internal\" is not an IP address"]),
-            ("""
-             targets:
-               - name: a
-                 url: https://api.example.com/
-                 ip: 4
-                 connect_to: [192.0.2.1, "::1"]
-             """, ["n.yml:5", "::1 is an IPv6 address but the target has ip: 4"]),
-            ("""
-             targets:
-               - name: a
-                 url: https://api.example.com/
-                 connect_to: [192.0.2.1, 192.0.2.1]
-             """, ["n.yml:4", "listed twice"]),
-            ("""
-             targets:
-               - name: a
-                 url: https://api.example.com/
-                 connect_to: []
-             """, ["n.yml:4", "at least one address"]),
-            ("""
-             proxy: http://proxy.example.com:3128
-             targets:
-               - name: a
-                 url: https://api.example.com/
-                 addresses: all
-             """, ["n.yml:5", "addresses: all cannot be used with a proxy"]),
-            ("""
-             targets:
-               - name: a
-                 url: https://api.example.com/
-                 proxy: http://proxy.example.com:3128
-                 connect_to: [192.0.2.1]
-             """, ["n.yml:5", "connect_to cannot be used with a proxy"]),
+            ("targets:\n" + url + "    addresses: every\n", ["n.yml:4", "first", "all"]),
+            ("targets:\n" + url + "    connect_to:\n      - 192.0.2.1\n      - api.internal\n",
+             ["n.yml:6", "\"api.internal\" is not an IP address"]),
+            ("targets:\n" + url + "    ip: 4\n    connect_to: [192.0.2.1, \"::1\"]\n",
+             ["n.yml:5", "::1 is an IPv6 address but the target has ip: 4"]),
+            ("targets:\n" + url + "    connect_to: [192.0.2.1, 192.0.2.1]\n", ["n.yml:4", "listed twice"]),
+            ("targets:\n" + url + "    connect_to: []\n", ["n.yml:4", "at least one address"]),
+            ("proxy: http://proxy.example.com:3128\ntargets:\n" + url + "    addresses: all\n",
+             ["n.yml:5", "addresses: all cannot be used with a proxy"]),
+            ("targets:\n" + url + "    proxy: http://proxy.example.com:3128\n    connect_to: [192.0.2.1]\n",
+             ["n.yml:5", "connect_to cannot be used with a proxy"]),
         ]
         for (yaml, fragments) in cases {
             let text = message(yaml)
