@@ -63,15 +63,7 @@ extension AgentMetrics {
         MetricDescription(
             name: Name.probesTotal, kind: .counter, labels: ["target", "outcome"],
             help: "Probes finished, by outcome (ok, failed, skipped)."),
-        MetricDescription(
-            name: Name.addressProbeSuccess, kind: .gauge, labels: ["target", "address"],
-            help: "addresses: all targets: 1 if the last probe of this address succeeded, 0 if it failed."),
-        MetricDescription(
-            name: Name.addressTLSTrusted, kind: .gauge, labels: ["target", "address"],
-            help: "addresses: all targets: 1 if the chain this address served was trusted, 0 if not; absent without a TLS verdict."),
-        MetricDescription(
-            name: Name.addressTLSPinMatch, kind: .gauge, labels: ["target", "address"],
-            help: "addresses: all targets: the pin verdict of this address, valued as netvigil_tls_pin_match; absent without a pin verdict."),
+    ] + addressCatalogue + [
         MetricDescription(
             name: Name.reachabilityStatus, kind: .gauge, labels: ["target"],
             help: "AFNetworking reachability status: -1 Unknown, 0 NotReachable, 1 ReachableViaWWAN, 2 ReachableViaWiFi."),
