@@ -147,12 +147,15 @@ make_loopback_pki() {
     -extfile "$dir/leaf.ext" -out "$dir/leaf.pem" 2>/dev/null
 }
 
-# nginx in the temporary prefix $1 with TLS 1.2 and 1.3 on 127.0.0.1:$2 (200, a 25-byte text body at /) and plain HTTP on $3
+# nginx in the temporary prefix $1 with TLS 1.2 and 1.3 on 127.0.0.1-4:$2 (200, a 25-byte text body at /) and plain HTTP on $3
 # (the same answer; the TLS-handshake-failure path probes it with https://).
 start_tls_nginx() {
   local prefix=$1 port=$2 plain=$3
   run_nginx "$prefix" auto "  server {
     listen 127.0.0.1:$port ssl;
+    listen 127.0.0.2:$port ssl;
+    listen 127.0.0.3:$port ssl;
+    listen 127.0.0.4:$port ssl;
     ssl_certificate $prefix/leaf.pem;
     ssl_certificate_key $prefix/leaf.key;
     ssl_protocols TLSv1.2 TLSv1.3;
@@ -331,6 +334,11 @@ cpu = usage.ru_utime + usage.ru_stime
 print(f"  user+system CPU {cpu:.2f} s = {connections / cpu:.0f} handshakes per CPU-second (user only: {connections / usage.ru_utime:.0f})")
 print(f"RESULT s_time connections={connections} cpu={cpu:.3f} per_cpu_second={connections / cpu:.1f} per_user_second={connections / usage.ru_utime:.1f}")
 PY
+
+  # 3b. addresses: all (issue #18): CPU of one tick over 4 addresses (connect_to 127.0.0.1-4, the same nginx) vs one
+  #     probe, alternating rounds; goal: at most 4.2x.
+  echo "load: $(uptime | sed 's/.*load/load/')"
+  "$bin/ProbeBenchmarks" fanout --url "$url" --ca "$dir/ca.pem" --rounds "${PROBE_FANOUT_ROUNDS:-5}" --ticks "${PROBE_FANOUT_TICKS:-200}"
 
   # 4. Leaks: RSS and open descriptors after 100 and after $rss probes, on the success path and on four failure
   #    paths (untrusted chain, TLS handshake failure, connection refused, and a server that accepts and never answers:

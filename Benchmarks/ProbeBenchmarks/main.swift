@@ -5,6 +5,7 @@
 //   ProbeBenchmarks throughput --url https://127.0.0.1:18490/ --ca ca.pem --concurrency 16 [--seconds 20] [--warmup 2]
 //   ProbeBenchmarks rss        --url https://127.0.0.1:18490/ --ca ca.pem [--probes 10000] [--concurrency 1]
 //                              [--expect-failure] [--timeout 10] [--max-growth-mb 2] [--baseline 100]
+//   ProbeBenchmarks fanout     --url https://127.0.0.1:18490/ --ca ca.pem [--addresses 127.0.0.1,...] [--rounds 5] [--ticks 200]
 //
 // Every probe is a fresh HTTPProber.probe: getaddrinfo, new TCP connection, full TLS handshake, trust evaluation of
 // the served chain, GET, response validation. Trust anchors are only the --ca file (no system roots), as with
@@ -261,8 +262,8 @@ func rss(prober: HTTPProber, request: ProbeRequest, configuration: ProbeConfigur
 // MARK: Main
 
 let mode = CommandLine.arguments.dropFirst().first ?? ""
-guard ["single", "throughput", "rss"].contains(mode) else {
-    fail("usage: ProbeBenchmarks single|throughput|rss --url URL --ca CA.pem [options]; see the comment in main.swift")
+guard ["single", "throughput", "rss", "fanout"].contains(mode) else {
+    fail("usage: ProbeBenchmarks single|throughput|rss|fanout --url URL --ca CA.pem [options]; see the comment in main.swift")
 }
 let url = argument("--url", default: "")
 guard !url.isEmpty else { fail("--url is required") }
@@ -290,5 +291,6 @@ let prober = HTTPProber()
 switch mode {
 case "single": await single(prober: prober, request: request, configuration: configuration)
 case "throughput": await throughput(prober: prober, request: request, configuration: configuration)
+case "fanout": await fanOut(prober: prober, request: request, configuration: configuration)
 default: if await !rss(prober: prober, request: request, configuration: configuration) { exit(1) }
 }

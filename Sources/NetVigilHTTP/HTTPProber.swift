@@ -157,8 +157,11 @@ public struct HTTPProber: Sendable {
         let resolved: [SocketAddress]
         do {
             defer { result.timings.resolve = (result.timings.resolve ?? 0) + MonotonicClock.milliseconds(from: resolveStart, to: .now()) }
-            resolved = try await resolve(route?.proxy.host ?? bareHost, port: route?.proxy.port ?? port,
-                                         family: configuration.addressFamily, deadline: deadline)
+            if let route {
+                resolved = try await resolve(route.proxy.host, port: route.proxy.port, family: configuration.addressFamily, deadline: deadline)
+            } else {
+                resolved = try await candidateAddresses(host: bareHost, port: port, configuration: configuration, deadline: deadline)
+            }
         } catch let error as ProbeError {
             throw Self.proxyFailure(error, route: route)
         }

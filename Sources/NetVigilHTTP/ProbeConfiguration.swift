@@ -36,6 +36,8 @@ public struct ProbeConfiguration: Sendable {
     public var expectations: ProbeExpectations
     /// The HTTP proxy the probe goes through (nil: direct).
     public var proxy: ProxyConfiguration? = nil
+    /// Addresses to connect to instead of resolving the URL's host (`connect_to`; nil: resolve).
+    public var connectTo: ConnectOverride? = nil
     /// Trust evaluators made for this configuration, shared by its copies.
     let trustEvaluators = TrustEvaluators()
 

@@ -43,15 +43,7 @@ final class InterceptingProxyDaemonTests: XCTestCase {
         let (daemon, log) = try DaemonProcess.start(config: config, in: directory)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
 
-        var firing: [String: Any]?
-        let deadline = Date().addingTimeInterval(30)
-        while firing == nil, Date() < deadline, daemon.isRunning {
-            let lines = ((try? String(contentsOfFile: directory.path("alerts.ndjson"), encoding: .utf8)) ?? "").split(separator: "\n")
-            firing = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-                .first { $0["kind"] as? String == "pin_mismatch" && $0["state"] as? String == "firing" }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        let alert = try XCTUnwrap(firing, "no pin_mismatch alert; daemon log: \(String(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").suffix(2_000)))")
+        let alert = try DaemonProcess.firingAlert(kind: "pin_mismatch", in: directory.path("alerts.ndjson"), daemon: daemon, log: log)
         let report = try XCTUnwrap(alert["report"] as? [String: Any])
         let served = try XCTUnwrap((report["served-certificate-chain"] as? [String])?.first)
         let originPEM = try String(contentsOfFile: directory.path("origin.pem"), encoding: .utf8)

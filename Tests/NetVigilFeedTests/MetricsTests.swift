@@ -51,6 +51,9 @@ final class MetricsTests: XCTestCase {
     static func feedEverything(_ metrics: AgentMetrics) throws {
         metrics.probeFinished(target: "api", record: okRecord(), findings: 1)
         metrics.probeFinished(target: "web \"quoted\"\\path", record: refusedRecord(target: "web"))
+        var refusedEdge = refusedRecord(target: "edge")
+        refusedEdge.resolvedAddress = "127.0.0.2"
+        metrics.addressProbesFinished(target: "edge", records: [okRecord(target: "edge"), refusedEdge])
         metrics.reachabilityChanged(ReachabilityEvaluation(
             target: .default, flags: [.reachable, .isDirect], interface: "eth0", interfaceKind: .ethernet,
             family: .ipv4, table: 254, address: "0.0.0.0"))

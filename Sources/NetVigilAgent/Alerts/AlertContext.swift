@@ -28,11 +28,14 @@ public struct AlertContext: Sendable, Equatable {
     /// The target's `expect.min_cert_validity`: a leaf closer to its notAfter fails the probe and fires
     /// `cert_expiring` (not `target_down`).
     public var minCertificateValidity: Duration?
+    /// `addresses: all`: what each address showed in this tick (empty for one-address targets); alerts name the
+    /// failing addresses and the report carries their chains.
+    public var addresses: [AddressFinding]
 
     public init(target: String, url: String, host: String, port: Int, sinks: [String], labels: TargetLabels = TargetLabels(),
                 endpoint: String? = nil, knownPins: [String] = [],
                 includeSubdomains: Bool = false, notedHostname: String? = nil, pinsExpire: Date? = nil,
-                minCertificateValidity: Duration? = nil) {
+                minCertificateValidity: Duration? = nil, addresses: [AddressFinding] = []) {
         self.target = target
         self.url = url
         self.host = host
@@ -45,5 +48,6 @@ public struct AlertContext: Sendable, Equatable {
         self.notedHostname = notedHostname ?? host
         self.pinsExpire = pinsExpire
         self.minCertificateValidity = minCertificateValidity
+        self.addresses = addresses
     }
 }

@@ -24,6 +24,10 @@ enum AlertObservation: Equatable {
             guard let verdict = record.pinVerdict else { return .neutral }
             if verdict.isMismatch {
                 let reportOnly = verdict == .mismatchReported
+                if context.addresses.contains(where: \.pinMismatch) {
+                    let message = addressPinMismatchMessage(reportOnly: reportOnly, endpoint: endpoint, context: context)
+                    return .bad(message: message, fingerprint: fingerprint(record, context: context))
+                }
                 let served = record.servedChain.map(\.spkiPin)
                 var message = "\(reportOnly ? "report-only " : "")pin mismatch on \(endpoint)"
                 message += ": served " + (served.isEmpty ? "no keys" : served.joined(separator: ", "))
@@ -47,7 +51,7 @@ enum AlertObservation: Equatable {
             case .untrusted(let kind): reason = kind
             }
             if pinFailureKinds.contains(reason) { return .good }
-            var message = "untrusted certificate on \(endpoint) (\(reason))"
+            var message = "untrusted certificate on \(endpoint)\(addressSuffix(context, where: \.untrusted)) (\(reason))"
             if let detail = firstLine(record.errorMessage) { message += ": \(detail)" }
             return .bad(message: message, fingerprint: fingerprint(record, context: context))
         case .certExpiring:
@@ -102,6 +106,7 @@ enum AlertObservation: Equatable {
     static func fingerprint(_ record: ProbeRecord, context: AlertContext) -> String {
         [record.servedChain.map(\.sha256).joined(separator: ","), context.knownPins.joined(separator: ","),
          record.trustVerdict?.description ?? "", record.pinVerdict?.rawValue ?? ""].joined(separator: "|")
+            + (context.addresses.isEmpty ? "" : "|" + addressFingerprint(context))
     }
 
     static func firstLine(_ text: String?) -> String? {

@@ -18,6 +18,9 @@ public struct PinValidationReport: Sendable, Codable, Equatable {
     public var validatedCertificateChain: [String]
     /// The known pins in RFC 7469 form: `pin-sha256="BASE64"`.
     public var knownPins: [String]
+    /// `addresses: all`: each address whose chain failed (pin mismatch or untrusted) with the chains it served
+    /// and validated; absent for one-address targets.
+    public var addresses: [AddressChains]? = nil
 
     enum CodingKeys: String, CodingKey {
         case dateTime = "date-time"
@@ -28,6 +31,7 @@ public struct PinValidationReport: Sendable, Codable, Equatable {
         case servedCertificateChain = "served-certificate-chain"
         case validatedCertificateChain = "validated-certificate-chain"
         case knownPins = "known-pins"
+        case addresses
     }
 
     public init(dateTime: Timestamp, hostname: String, port: Int, effectiveExpirationDate: Timestamp?,
@@ -51,6 +55,8 @@ public struct PinValidationReport: Sendable, Codable, Equatable {
                   notedHostname: context.notedHostname, servedCertificateChain: record.servedChain.map(\.pem),
                   validatedCertificateChain: record.validatedChain.map(\.pem),
                   knownPins: context.knownPins.map(Self.rfc7469Pin))
+        let failing = context.addresses.filter { $0.pinMismatch || $0.untrusted }
+        if !failing.isEmpty { addresses = failing.map(AddressChains.init) }
     }
 
     /// `sha256/BASE64` → `pin-sha256="BASE64"` (other text is kept, quoted the same way).
@@ -70,5 +76,6 @@ public struct PinValidationReport: Sendable, Codable, Equatable {
         try container.encode(servedCertificateChain, forKey: .servedCertificateChain)
         try container.encode(validatedCertificateChain, forKey: .validatedCertificateChain)
         try container.encode(knownPins, forKey: .knownPins)
+        try container.encodeIfPresent(addresses, forKey: .addresses)
     }
 }

@@ -35,6 +35,8 @@ public struct ProbeTarget: Sendable {
     public var fingerprint: String
     /// Located warnings of the target's own settings (a client key others may read).
     public var warnings: [String] = []
+    /// `addresses: all`: every address of the host is probed each tick, one result each.
+    public var probesEachAddress = false
 
     /// The policy that applies to the target's own host, and the pattern that selected it (nil: default policy).
     public var hostPolicy: (policy: SecurityPolicy, pattern: HostPattern?) {
@@ -42,9 +44,10 @@ public struct ProbeTarget: Sendable {
         return (entry?.policy ?? configuration.policies.defaultPolicy, entry?.pattern)
     }
 
-    /// The reachability target watched for this probe's host (`default`-independent).
+    /// The reachability target watched for this probe's host (`default`-independent); with `connect_to`, its
+    /// first address (the host name may not resolve at all).
     public var reachabilityTarget: ReachabilityTarget? {
-        try? ReachabilityTarget(parsing: host)
+        try? ReachabilityTarget(parsing: configuration.connectTo?.addresses.first ?? host)
     }
 
     /// The labels added to the target's probe series after `target`: `endpoint`, then the configured labels.

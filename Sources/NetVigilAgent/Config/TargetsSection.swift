@@ -28,12 +28,14 @@ import Yams
 ///     alerts: [pager]
 ///     labels: { team: payments }            # merged over the top-level labels
 ///     proxy: http://proxy:3128              # or { url, user, password_file, no_proxy }, or none (ProxySettings)
+///     addresses: first                      # or all: every address of the host, one result each
+///     connect_to: [192.0.2.10, 2001:db8::10] # connect here instead of resolving (SNI, Host stay the URL's)
 /// ```
 public struct TargetsSection: Sendable {
     public static let key = "targets"
     static let allowedKeys = ["name", "url", "interval", "timeout", "method", "headers", "params", "body", "basic_auth",
                               "expect", "tls", "follow_redirects", "send_credentials_on_redirect", "ip", "alerts", "labels",
-                              ProxySettings.key]
+                              ProxySettings.key, "addresses", "connect_to"]
     static let expectKeys = ["status", "content_type", "json", "body_contains", "body_matches", "max_response_time",
                              "min_cert_validity"]
 
@@ -73,6 +75,7 @@ public struct TargetsSection: Sendable {
             let target = try collector.attempt { () throws -> ProbeTarget in
                 var target = try Self.target(item, policies: policies, sinkNames: sinkNames)
                 try Self.applyProxy(to: &target, item: item, default: proxy)
+                try Self.applyAddresses(to: &target, item: item)
                 target.labels = labels.merging(target.labels)
                 // The top-level labels are not in the target's YAML: a change to them restarts the target's series.
                 target.fingerprint += "\nlabels \(target.labels.pairs.map { "\($0.name)=\($0.value)" })"

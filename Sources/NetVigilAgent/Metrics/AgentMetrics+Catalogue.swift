@@ -11,6 +11,9 @@ extension AgentMetrics {
         public static let tlsServedKeyInfo = "netvigil_tls_served_key_info"
         public static let tlsFindings = "netvigil_tls_findings"
         public static let probesTotal = "netvigil_probes_total"
+        public static let addressProbeSuccess = "netvigil_address_probe_success"
+        public static let addressTLSTrusted = "netvigil_address_tls_trusted"
+        public static let addressTLSPinMatch = "netvigil_address_tls_pin_match"
         public static let reachabilityStatus = "netvigil_reachability_status"
         public static let reachabilityFlag = "netvigil_reachability_flag"
         public static let netlinkResyncsTotal = "netvigil_netlink_resyncs_total"
@@ -64,6 +67,7 @@ extension AgentMetrics {
         MetricDescription(
             name: Name.probesTotal, kind: .counter, labels: ["target", "outcome"],
             help: "Probes finished, by outcome (ok, failed, skipped)."),
+    ] + addressCatalogue + [
         MetricDescription(
             name: Name.reachabilityStatus, kind: .gauge, labels: ["target"],
             help: "AFNetworking reachability status: -1 Unknown, 0 NotReachable, 1 ReachableViaWWAN, 2 ReachableViaWiFi."),

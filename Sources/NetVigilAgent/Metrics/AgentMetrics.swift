@@ -23,10 +23,10 @@ public final class AgentMetrics: Sendable {
     /// Phase label values of `netvigil_probe_duration_seconds`, in probe order.
     public static let phases = ["resolve", "connect", "tls", "processing", "transfer", "total"]
 
-    private static let probeMetricNames: Set<String> = [
+    private static let probeMetricNames: Set<String> = Set([
         Name.probeSuccess, Name.probeSkipped, Name.probeDuration, Name.probeHTTPStatusCode, Name.tlsTrusted,
         Name.tlsPinMatch, Name.tlsEarliestCertExpiry, Name.tlsServedKeyInfo, Name.tlsFindings, Name.probesTotal,
-    ]
+    ]).union(addressMetricNames)
     private static let reachabilityMetricNames: Set<String> = [Name.reachabilityStatus, Name.reachabilityFlag]
 
     /// A metric name and its label pairs, flattened (`[name1, value1, name2, value2, ...]`).
@@ -195,6 +195,18 @@ public final class AgentMetrics: Sendable {
 
     func setGauge(_ name: String, _ labels: [(String, String)], _ value: Double) {
         state.withLock { state in setGauge(name, labels, value, in: &state) }
+    }
+
+    /// Sets `name` with `labels` to `value`, or removes that series when `value` is nil.
+    func setOrRemoveGauge(_ name: String, _ labels: [(String, String)], _ value: Double?) {
+        state.withLock { state in setOrRemoveGauge(name, labels, value, in: &state) }
+    }
+
+    /// Removes every gauge whose name and flattened labels (`[name1, value1, ...]`) match.
+    func removeGauges(where matches: (String, [String]) -> Bool) {
+        state.withLock { state in
+            for key in state.gauges.keys where matches(key.name, key.labels) { state.gauges.removeValue(forKey: key)?.destroy() }
+        }
     }
 
     /// Adds to an unlabelled counter (0 creates it, so it is exported from the start).

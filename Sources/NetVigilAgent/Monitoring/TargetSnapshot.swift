@@ -60,9 +60,11 @@ public struct TargetSnapshot: Sendable, Codable, Equatable {
     public var consecutiveFailures: Int
     public var firingAlerts: [FiringAlert]
     public var uptime: Uptime
+    /// `addresses: all`: each address of the last tick (absent for one-address targets).
+    public var addresses: [AddressStatus]? = nil
 
     enum CodingKeys: String, CodingKey {
-        case name, url, endpoint, labels, status, uptime
+        case name, url, endpoint, labels, status, uptime, addresses
         case intervalSeconds = "interval_seconds", lastResult = "last_result", lastProbeAt = "last_probe_at"
         case consecutiveFailures = "consecutive_failures", firingAlerts = "firing_alerts"
     }

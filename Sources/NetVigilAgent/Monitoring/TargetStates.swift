@@ -11,6 +11,8 @@ public final class TargetStates: Sendable {
         var labels = TargetLabels()
         var interval: Duration
         var last: ProbeRecord?
+        /// The per-address rows of the last `addresses: all` tick.
+        var addresses: [ProbeRecord]?
         var lastProbeAt: Timestamp?
         var consecutiveFailures = 0
         var uptime = UptimeCounter()
@@ -43,11 +45,12 @@ public final class TargetStates: Sendable {
         }
     }
 
-    /// Records a result (ok, failed or skipped).
-    public func record(_ record: ProbeRecord) {
+    /// Records a result (ok, failed or skipped); `addresses`: the per-address rows when `record` combines them.
+    public func record(_ record: ProbeRecord, addresses: [ProbeRecord]? = nil) {
         state.withLock { state in
             guard var entry = state.entries[record.target] else { return }
             entry.last = record
+            entry.addresses = addresses
             switch record.outcome {
             case .ok:
                 entry.consecutiveFailures = 0
@@ -108,7 +111,7 @@ public final class TargetStates: Sendable {
         case .failed?: status = .down
         case .skipped?: status = .skipped
         }
-        return TargetSnapshot(
+        var snapshot = TargetSnapshot(
             name: entry.name, url: entry.url, endpoint: entry.endpoint, labels: entry.labels,
             intervalSeconds: entry.interval.inSeconds,
             status: status, lastResult: entry.last.map(TargetSnapshot.LastResult.init), lastProbeAt: entry.lastProbeAt,
@@ -116,5 +119,7 @@ public final class TargetStates: Sendable {
             uptime: .init(lastHour: entry.uptime.ratio(lastSeconds: 3_600, now: now),
                           lastDay: entry.uptime.ratio(lastSeconds: 86_400, now: now),
                           lastWeek: entry.uptime.ratio(lastSeconds: 604_800, now: now)))
+        snapshot.addresses = entry.addresses.map { $0.map(TargetSnapshot.AddressStatus.init) }
+        return snapshot
     }
 }

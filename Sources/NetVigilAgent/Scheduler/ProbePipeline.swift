@@ -36,10 +36,16 @@ public struct ProbePipeline: Sendable {
     @discardableResult
     public func run(_ target: ProbeTarget) async -> ProbeRecord {
         let evaluation = await hostReachability(target)
-        let record: ProbeRecord
+        var record: ProbeRecord
         var findings: Int? = nil
+        // `addresses: all`: one row per address; `record` is then the whole target's result.
+        var addressRows: AddressResults? = nil
         if let evaluation, evaluation.status == .notReachable {
             record = Self.skipped(target, evaluation: evaluation)
+        } else if target.probesEachAddress {
+            let rows = await probeEachAddress(target, evaluation: evaluation)
+            record = rows.combined
+            if rows.records.count > 1 || rows.records.first?.resolvedAddress != nil { addressRows = rows }
         } else {
             let result = await prober.probe(target.request, configuration: target.configuration)
             findings = result.trustVerdict == nil ? nil : result.findings.count
@@ -65,19 +71,22 @@ public struct ProbePipeline: Sendable {
                 knownPins: policy.policy.configuredPins.map(\.description),
                 includeSubdomains: policy.pattern.map { $0.kind != .exact } ?? false,
                 notedHostname: policy.pattern?.description, pinsExpire: policy.policy.pinsExpire,
-                minCertificateValidity: target.configuration.expectations.minCertificateValidity.map { .milliseconds(Int64($0 * 1_000)) })
+                minCertificateValidity: target.configuration.expectations.minCertificateValidity.map { .milliseconds(Int64($0 * 1_000)) },
+                addresses: addressRows?.findings ?? [])
             decision = alerts.evaluate(record, context: context, now: .now())
         }
         // Never waits for the commit: while the store cannot be written, probing and alerting go on and the rows
         // wait in the writer's bounded queue (the dispatcher also delivers queued alert rows from there).
-        let batch = WriteBatch(probes: [record], alerts: decision.rows)
+        let rows = addressRows?.records ?? [record]
+        let batch = WriteBatch(probes: rows, alerts: decision.rows)
         let onCommit: (@Sendable () -> Void)? = decision.rows.isEmpty ? nil : alertsCommitted
         if !writer.submit(batch, onCommit: onCommit) {
             logger.error("probe result not stored: the store writer has shut down", metadata: ["target": "\(target.name)"])
         }
-        states.record(record)
+        states.record(record, addresses: addressRows?.records)
         metrics?.probeFinished(target: target.name, labels: target.seriesLabels, record: record, findings: findings)
-        events.publish(.probe(record))
+        metrics?.addressProbesFinished(target: target.name, records: addressRows?.records ?? [])
+        for row in rows { events.publish(.probe(row)) }
         for event in decision.events { events.publish(.alert(event)) }
         if record.outcome == .failed {
             logger.warning("probe failed", metadata: [

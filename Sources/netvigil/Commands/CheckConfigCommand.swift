@@ -43,6 +43,8 @@ struct CheckConfigCommand: AsyncParsableCommand {
                       + (target.configuration.proxy.map { ", via proxy \($0.url)" } ?? ""))
                 for warning in policy.warnings { print("      warning: \(warning)") }
                 for warning in target.warnings { print("      warning: \(warning)") }
+                if target.probesEachAddress { print("      addresses: all (every address probed, one result each)") }
+                if let connectTo = target.configuration.connectTo { print("      connect_to: \(connectTo.addresses.joined(separator: ", "))") }
                 if let identity = target.configuration.clientIdentities.identity(for: target.host) {
                     print("      client certificate: \(identity)")
                 }

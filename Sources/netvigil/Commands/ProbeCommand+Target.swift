@@ -4,11 +4,11 @@ import NetVigilHTTP
 
 extension ProbeCommand {
     /// `--target NAME` of `--config FILE`: the request and probe configuration exactly as the daemon builds them, with
-    /// only `--timeout` and the address-family flags applied on top.
-    func configuredTarget() throws -> (ProbeRequest, ProbeConfiguration) {
+    /// only `--timeout`, `--all-addresses` and the address-family flags applied on top.
+    func configuredTarget() throws -> (ProbeRequest, ProbeConfiguration, Bool) {
         let probeTarget = try targetOptions.find()
         let conflicting = givenRequestOptions + policyOptions.givenOptions + clientCertificateOptions.givenOptions
-            + proxyOptions.givenOptions
+            + proxyOptions.givenOptions + (addressOptions.connectTo.isEmpty ? [] : ["--connect-to"])
         if let first = conflicting.first {
             throw CLIFailure(.usage, "\(first) cannot be combined with --target: the target's configuration decides it")
         }
@@ -21,7 +21,7 @@ extension ProbeCommand {
         if ip4 || ip6 { configuration.addressFamily = ip4 ? .ipv4 : .ipv6 }
         if preferIP4 || preferIP6 { configuration.preferredFamily = preferIP4 ? .ipv4 : .ipv6 }
         if !json { for warning in probeTarget.hostPolicy.policy.warnings.map(\.description) + probeTarget.warnings { printError("warning: \(warning)") } }
-        return (probeTarget.request, configuration)
+        return (probeTarget.request, configuration, probeTarget.probesEachAddress || addressOptions.allAddresses)
     }
 
     /// `--timeout` in seconds, nil when not given.

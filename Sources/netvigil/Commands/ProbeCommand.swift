@@ -14,8 +14,10 @@ struct ProbeCommand: AsyncParsableCommand {
         discussion: """
             The request is only sent after the served chain is trusted under the policy flags (as in \
             `netvigil trust evaluate`). --config FILE --target NAME probes a target of the daemon's configuration \
-            with its URL, request, TLS policy, anchors, client certificate and expectations (only --timeout, --json \
-            and the address family flags may be added). --cert FILE --key FILE present a client certificate (mTLS) \
+            with its URL, request, TLS policy, anchors, client certificate and expectations (only --timeout, --json, \
+            --all-addresses and the address family flags may be added). --all-addresses probes every address of the \
+            host at once and prints one result per address (--json: an array); --connect-to ADDR (repeatable) \
+            connects there instead of resolving, keeping SNI, the certificate host check and Host from the URL. --cert FILE --key FILE present a client certificate (mTLS) \
             to the URL's host when it asks for one; a server that wants one and gets none fails as \
             clientCertificateRequired, one that refuses it as clientCertificateRejected (naming its TLS alert). DURATION: 500ms, 10s, 5m, 72h, 30d. --expect-json takes 'PATH == VALUE' \
             with PATH like $.a.b[0] and VALUE JSON (or a bare string). Exit codes: 0 ok, 1 failed, 64 usage, \
@@ -94,24 +96,19 @@ struct ProbeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Client certificate (mTLS)") var clientCertificateOptions: ClientCertificateOptions
     @OptionGroup var proxyOptions: ProxyOptions
+    @OptionGroup(title: "Addresses") var addressOptions: AddressOptions
 
     @Flag(name: .long, help: "Print the ProbeResult as JSON.")
     var json = false
 
     func run() async throws {
         try await withCLIFailureHandling {
-            let (request, configuration) = try targetOptions.isGiven ? configuredTarget() : build()
-            let result = await HTTPProber().probe(request, configuration: configuration)
-            if json {
-                print(try TrustOutput.json(result), terminator: "")
-            } else {
-                print(ProbeOutput.render(result, color: isatty(STDOUT_FILENO) == 1))
-            }
-            if !result.isOK { throw ExitCode(CLIFailure.Code.failure.rawValue) }
+            let (request, configuration, eachAddress) = try targetOptions.isGiven ? configuredTarget() : build()
+            try await probeAndPrint(request, configuration: configuration, eachAddress: eachAddress)
         }
     }
 
-    private func build() throws -> (ProbeRequest, ProbeConfiguration) {
+    private func build() throws -> (ProbeRequest, ProbeConfiguration, Bool) {
         guard let url else { throw CLIFailure(.usage, "give a URL, or --config FILE --target NAME") }
         let method = self.method ?? "GET"
         let httpMethod = HTTPMethod(rawValue: method.uppercased())
@@ -203,7 +200,9 @@ struct ProbeCommand: AsyncParsableCommand {
             }
         }
         configuration.proxy = try proxyOptions.configuration()
-        return (request, configuration)
+        try addressOptions.check(proxy: configuration.proxy)
+        configuration.connectTo = try addressOptions.override(for: url)
+        return (request, configuration, addressOptions.allAddresses)
     }
 
     static func pairs(_ items: [String], option: String) throws -> [String: RequestParameter] {

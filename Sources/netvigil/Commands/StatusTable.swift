@@ -21,6 +21,7 @@ struct StatusTable {
             var rows = [["TARGET", "STATUS", "LAST PROBE", "HTTP", "PIN", "DAYS LEFT", "ALERTS", "REASON"]]
             rows += targets.map(targetRow)
             lines += Self.align(rows)
+            lines += Self.addressLines(targets)
         }
         let reachability = document["reachability"] as? [[String: Any]] ?? []
         if !reachability.isEmpty || document["captive_portal"] is [String: Any] {

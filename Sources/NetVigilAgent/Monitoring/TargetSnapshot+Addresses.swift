@@ -1,0 +1,37 @@
+import NetVigilStore
+
+extension TargetSnapshot {
+    /// One address of an `addresses: all` target in its last tick: which one failed, and how.
+    public struct AddressStatus: Sendable, Codable, Equatable {
+        public var address: String
+        /// `up`, `down` or `skipped`.
+        public var status: Status
+        public var errorKind: String?
+        public var errorMessage: String?
+        public var trustVerdict: String?
+        public var pinVerdict: String?
+        /// SPKI pin of the leaf this address served.
+        public var servedPin: String?
+
+        enum CodingKeys: String, CodingKey {
+            case address, status
+            case errorKind = "error_kind", errorMessage = "error_message", trustVerdict = "trust_verdict"
+            case pinVerdict = "pin_verdict", servedPin = "served_pin"
+        }
+
+        /// The status of one per-address row.
+        init(_ record: ProbeRecord) {
+            address = record.resolvedAddress ?? "?"
+            switch record.outcome {
+            case .ok: status = .up
+            case .failed: status = .down
+            case .skipped: status = .skipped
+            }
+            errorKind = record.errorKind?.rawValue
+            errorMessage = record.errorMessage
+            trustVerdict = record.trustVerdict?.description
+            pinVerdict = record.pinVerdict?.rawValue
+            servedPin = record.servedChain.first?.spkiPin
+        }
+    }
+}
