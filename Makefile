@@ -34,7 +34,7 @@ APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config
 # systemd-analyze, setpriv (util-linux), dpkg-deb, dpkg-shlibdeps and lintian for the package, gdb and binutils for the
 # split debug symbols, squid (the proxy tests) and pip (for PIP_TEST).
 APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus prometheus-alertmanager systemd util-linux \
-	dpkg dpkg-dev lintian chromium gdb binutils squid python3-pip
+	dpkg dpkg-dev lintian chromium gdb binutils squid python3-pip nghttp2-server
 # Test tools from PyPI: mitmproxy's mitmdump, the TLS-intercepting proxy of the proxy tests.
 PIP_TEST := mitmproxy
 

@@ -116,7 +116,8 @@ extension StatusPage {
                 ageCell(target.last_probe_at, {title: target.last_probe_at || "never"}),
                 ...["resolve", "connect", "tls", "processing", "transfer", "total"].map((phase) =>
                   el("td", {class: "num phase-" + phase}, milliseconds(timings[phase]))),
-                el("td", {class: "num http"}, last && last.http_status ? last.http_status : dash),
+                el("td", {class: "num http", title: last && last.http_version ? last.http_version : null},
+                   last && last.http_status ? last.http_status + (last.http_version === "HTTP/2" ? " h2" : "") : dash),
                 el("td", {class: "tls-version"}, last && last.tls_version ? last.tls_version : dash),
                 el("td", {class: "trust"}, last && last.trust_verdict ? badge(last.trust_verdict, trustTone(last.trust_verdict)) : dash),
                 el("td", {class: "pin"}, last && last.pin_verdict ? badge(last.pin_verdict, pinTone[last.pin_verdict]) : dash),

@@ -123,6 +123,7 @@ final class MetricsTests: XCTestCase {
             XCTAssertEqual(value, seconds, accuracy: 1e-12, phase)
         }
         XCTAssertEqual(e.samples[#"netvigil_probe_http_status_code{target="api"}"#], 200)
+        XCTAssertEqual(e.samples[#"netvigil_probe_http_version{target="api"}"#], 1.1)
         XCTAssertEqual(e.samples[#"netvigil_tls_trusted{target="api"}"#], 1)
         XCTAssertEqual(e.samples[#"netvigil_tls_pin_match{target="api"}"#], 1)
         // The leaf expires first: min notAfter of the served chain, in seconds.
@@ -143,6 +144,7 @@ final class MetricsTests: XCTestCase {
         var e = try render(metrics)
         XCTAssertEqual(e.samples[#"netvigil_probe_success{target="api"}"#], 0)
         XCTAssertEqual(e.samples[#"netvigil_probe_http_status_code{target="api"}"#], 0)
+        XCTAssertEqual(e.samples[#"netvigil_probe_http_version{target="api"}"#], 0)
         XCTAssertEqual(e.samples[#"netvigil_probe_duration_seconds{target="api",phase="connect"}"#], 0.00025)
         XCTAssertEqual(e.samples[#"netvigil_probe_duration_seconds{target="api",phase="tls"}"#], 0)
         XCTAssertEqual(e.samples[#"netvigil_probe_duration_seconds{target="api",phase="processing"}"#], 0)

@@ -28,12 +28,13 @@ import Yams
 ///     alerts: [pager]
 ///     labels: { team: payments }            # merged over the top-level labels
 ///     proxy: http://proxy:3128              # or { url, user, password_file, no_proxy }, or none (ProxySettings)
+///     http_version: auto                    # auto (ALPN h2, http/1.1), "1.1", or "2" (fails without h2)
 /// ```
 public struct TargetsSection: Sendable {
     public static let key = "targets"
     static let allowedKeys = ["name", "url", "interval", "timeout", "method", "headers", "params", "body", "basic_auth",
                               "expect", "tls", "follow_redirects", "send_credentials_on_redirect", "ip", "alerts", "labels",
-                              ProxySettings.key]
+                              ProxySettings.key, httpVersionKey]
     static let expectKeys = ["status", "content_type", "json", "body_contains", "body_matches", "max_response_time",
                              "min_cert_validity"]
 
@@ -73,6 +74,7 @@ public struct TargetsSection: Sendable {
             let target = try collector.attempt { () throws -> ProbeTarget in
                 var target = try Self.target(item, policies: policies, sinkNames: sinkNames)
                 try Self.applyProxy(to: &target, item: item, default: proxy)
+                try Self.applyHTTPVersion(to: &target, item: item)
                 target.labels = labels.merging(target.labels)
                 // The top-level labels are not in the target's YAML: a change to them restarts the target's series.
                 target.fingerprint += "\nlabels \(target.labels.pairs.map { "\($0.name)=\($0.value)" })"

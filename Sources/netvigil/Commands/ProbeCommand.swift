@@ -14,8 +14,8 @@ struct ProbeCommand: AsyncParsableCommand {
         discussion: """
             The request is only sent after the served chain is trusted under the policy flags (as in \
             `netvigil trust evaluate`). --config FILE --target NAME probes a target of the daemon's configuration \
-            with its URL, request, TLS policy, anchors, client certificate and expectations (only --timeout, --json \
-            and the address family flags may be added). --cert FILE --key FILE present a client certificate (mTLS) \
+            with its URL, request, TLS policy, anchors, client certificate and expectations (only --timeout, --json, \
+            --http-version and the address family flags may be added). --cert FILE --key FILE present a client certificate (mTLS) \
             to the URL's host when it asks for one; a server that wants one and gets none fails as \
             clientCertificateRequired, one that refuses it as clientCertificateRejected (naming its TLS alert). DURATION: 500ms, 10s, 5m, 72h, 30d. --expect-json takes 'PATH == VALUE' \
             with PATH like $.a.b[0] and VALUE JSON (or a bare string). Exit codes: 0 ok, 1 failed, 64 usage, \
@@ -89,6 +89,9 @@ struct ProbeCommand: AsyncParsableCommand {
 
     @Flag(name: .customLong("prefer-ip6"), help: "Try IPv6 addresses first, then IPv4.")
     var preferIP6 = false
+
+    @Option(name: .long, help: "auto (offer h2 and http/1.1 in ALPN, the default), 1.1, or 2 (fail as http2Unavailable without HTTP/2).")
+    var httpVersion: String?
 
     @OptionGroup var policyOptions: TrustPolicyOptions
 
@@ -199,6 +202,7 @@ struct ProbeCommand: AsyncParsableCommand {
             }
         }
         configuration.proxy = try proxyOptions.configuration()
+        try applyHTTPVersion(to: &configuration, url: request.url)
         return (request, configuration)
     }
 
