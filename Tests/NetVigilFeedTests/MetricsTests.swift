@@ -274,8 +274,8 @@ final class MetricsTests: XCTestCase {
             target: try ReachabilityTarget(parsing: "api"), flags: [.reachable]))
         let before = try render(metrics)
         let apiProbeSeries = before.samples.keys.filter { $0.contains(#"target="api""#) && !$0.hasPrefix("netvigil_reachability") }
-        // success, skipped, 6 phases, status code, trusted, pin, expiry, served key, 3 outcomes
-        XCTAssertEqual(apiProbeSeries.count, 16)
+        // success, skipped, 6 phases, status code, http version, trusted, pin, expiry, served key, 3 outcomes
+        XCTAssertEqual(apiProbeSeries.count, 17)
 
         metrics.agent.targetRemoved("api")
         let after = try render(metrics)
@@ -283,7 +283,7 @@ final class MetricsTests: XCTestCase {
                       "left: \(after.samples.keys.filter { $0.contains(#"target="api""#) })")
         XCTAssertEqual(after.samples[#"netvigil_reachability_status{target="api"}"#], 2)
         let webSeries = before.samples.keys.filter { $0.contains(#"target="web""#) }
-        XCTAssertEqual(webSeries.count, 16)
+        XCTAssertEqual(webSeries.count, 17)
         for series in webSeries {
             XCTAssertEqual(after.samples[series], before.samples[series], series)
         }
