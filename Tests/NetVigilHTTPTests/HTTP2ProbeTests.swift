@@ -1,9 +1,10 @@
+import NetVigilTestSupport
 import NetVigilTrust
 import XCTest
 @testable import NetVigilHTTP
 
 /// HTTP/2 against real servers: nginx with `http2`, nghttpd (h2 only), `http_version` "1.1" and "2", redirects
-/// across HTTP/2 and HTTP/1.1 hops, the body limit.
+/// across HTTP/2 and HTTP/1.1 hops, the body limit, a CONNECT tunnel through squid.
 final class HTTP2ProbeTests: ProbeTestCase {
     private var nginx: NginxHTTP2Server!
 
@@ -104,5 +105,20 @@ final class HTTP2ProbeTests: ProbeTestCase {
         let old = try await probe("https://localhost:\(server.port)/health.json", configuration: configuration(.http1_1))
         XCTAssertEqual(old.outcome, .failed)
         XCTAssertLessThan(Date().timeIntervalSince(start), 4.5)
+    }
+
+    func testHTTP2InsideASquidTunnelWithThePinJudgedFirst() async throws {
+        let squid = try SquidProcess()
+        defer { squid.stop() }
+        let originKey = try Certificate.load(contentsOf: pki.path("ca-leaf.crt"))[0].spkiPin
+        var configuration = try configuration(policy: SecurityPolicy(pinning: .publicKey, pins: [originKey]))
+        configuration.proxy = try ProxyConfiguration(url: squid.url)
+        let result = try await probe("https://127.0.0.1:\(nginx.port)/json", configuration: configuration)
+        XCTAssertEqual(result.outcome, .ok, "\(String(describing: result.error))")
+        XCTAssertEqual(result.httpVersion, "HTTP/2")
+        XCTAssertEqual(result.pinVerdict, .matched)
+        XCTAssertNotNil(result.timings.proxy)
+        let log = squid.accessLog(waitingFor: "CONNECT 127.0.0.1:\(nginx.port)")
+        XCTAssertTrue(log.contains("TCP_TUNNEL/200"), log)
     }
 }
