@@ -16,7 +16,13 @@ extension HTTPProber {
                 let sync = channel.pipeline.syncOperations
                 if result == .negotiated(HTTPVersionPreference.http2ALPN) {
                     sync.removeHandler(collector, promise: nil)
-                    try startHTTP2(on: channel, collector: makeStreamCollector(), promise: promise)
+                    do {
+                        try startHTTP2(on: channel, collector: makeStreamCollector(), promise: promise)
+                    } catch {
+                        // The collector that would report it is gone: fail the probe here.
+                        promise.fail(ProbeError(.httpProtocol, "cannot set up HTTP/2: \(error)"))
+                        throw error
+                    }
                 } else if requiresHTTP2 {
                     throw http2Unavailable(result)
                 } else {
