@@ -28,13 +28,14 @@ ZSHDIR := $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$
 # Generated from the binary (man page, shell completions) for install-files.
 GENERATED := .build/deploy
 
-# System libraries netvigil links against.
-APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config
+# System libraries netvigil links against, and the Public Suffix List the webpki profile reads at run time.
+APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config publicsuffix
 # Tools the tests drive: OpenSSL CLI, ip(8) for namespaces, nginx, a JSON Schema validator, curl, promtool and amtool,
 # systemd-analyze, setpriv (util-linux), dpkg-deb, dpkg-shlibdeps and lintian for the package, gdb and binutils for the
-# split debug symbols, squid (the proxy tests) and pip (for PIP_TEST).
+# split debug symbols, squid (the proxy tests), pip (for PIP_TEST) and python3-cryptography (the webpki test chains).
 APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus prometheus-alertmanager systemd util-linux \
-	dpkg dpkg-dev lintian chromium gdb binutils squid python3-pip nghttp2-server
+	dpkg dpkg-dev lintian chromium gdb binutils squid python3-pip python3-cryptography postfix dovecot-imapd dovecot-pop3d \
+	slapd ldap-utils postgresql nghttp2-server
 # Test tools from PyPI: mitmproxy's mitmdump, the TLS-intercepting proxy of the proxy tests.
 PIP_TEST := mitmproxy
 

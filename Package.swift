@@ -168,6 +168,12 @@ let package = Package(
         // MARK: Benchmarks (release builds; see Benchmarks/run.sh)
         .executableTarget(name: "StoreBenchmarks", dependencies: ["NetVigilProbeModel", "NetVigilStore"], path: "Benchmarks/StoreBenchmarks"),
         .executableTarget(
+            name: "OverviewBenchmarks",
+            dependencies: ["NetVigilAgent", "NetVigilFeed", "NetVigilStore", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/OverviewBenchmarks"
+        ),
+        .executableTarget(
             name: "SchedulerBenchmarks",
             dependencies: ["NetVigilAgent", "NetVigilHTTP", "NetVigilStore", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/SchedulerBenchmarks"

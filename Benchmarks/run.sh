@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|scheduler|idle|probe|all]
+# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|overview|scheduler|idle|probe|all]
 # Figures are printed; docs/performance.md records the current ones with the machine they ran on, Benchmarks/HISTORY.md every run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +35,17 @@ PY
   done
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
   rm -rf "$(dirname "$db")"
+}
+
+# The status page's overview data (GET /v1/overview, 24 h in 30 min buckets) for 1,000 targets from a 30-day,
+# 10-million-row store. The store is generated once (OVERVIEW_DB keeps it between runs; a few minutes to build).
+run_overview() {
+  release --product OverviewBenchmarks
+  local dir; dir=$(mktemp -d)
+  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  "$bin/OverviewBenchmarks" --db "${OVERVIEW_DB:-$dir/overview.sqlite}" --targets 1000 --rows 10000000 --days 30
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  rm -rf "$dir"
 }
 
 # nginx in the temporary prefix $1 with $2 worker processes serving the server blocks $3 (access log off).
@@ -352,9 +363,10 @@ PY
 
 case "$what" in
   store) run_store ;;
+  overview) run_overview ;;
   scheduler) run_scheduler ;;
   idle) run_idle ;;
   probe) run_probe ;;
-  all) run_store; run_scheduler; run_idle; run_probe ;;
+  all) run_store; run_overview; run_scheduler; run_idle; run_probe ;;
   *) echo "unknown benchmark: $what" >&2; exit 64 ;;
 esac

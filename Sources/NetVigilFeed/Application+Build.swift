@@ -41,16 +41,24 @@ public func buildApplication(
 func buildRouter(configuration: FeedConfiguration, state: FeedState) -> Router<BasicRequestContext> {
     let router = Router()
     if let token = configuration.token {
-        router.add(middleware: BearerTokenMiddleware(token: token))
+        // Public mode opens the redacted document and the badges too (the pages are always open).
+        router.add(middleware: configuration.publicStatus
+            ? BearerTokenMiddleware(token: token, openPaths: ["/healthz", "/", "/v1/public/status"],
+                                    openPatterns: ["/targets/*", "/badge/*/*"])
+            : BearerTokenMiddleware(token: token))
     }
     FeedRoutes.addHealth(to: router, state: state)
     FeedRoutes.addStatus(to: router, state: state)
     FeedRoutes.addMetrics(to: router, state: state)
     FeedRoutes.addHistory(to: router, state: state)
     FeedRoutes.addTarget(to: router, state: state)
+    FeedRoutes.addSeries(to: router, state: state)
     FeedRoutes.addExport(to: router, state: state)
     FeedRoutes.addEvents(to: router, state: state)
-    FeedRoutes.addStatusPage(to: router)
+    FeedRoutes.addStatusPage(to: router, publicStatus: configuration.publicStatus)
+    if configuration.publicStatus {
+        FeedRoutes.addPublicStatus(to: router, state: state)
+    }
     FeedRoutes.addBadges(to: router, state: state)
     return router
 }

@@ -12,20 +12,24 @@ public struct FeedConfiguration: Sendable {
     public var idleTimeout: Duration
     /// HTTPS with this (swappable) context; nil: plain HTTP.
     public var tls: FeedTLSContext?
+    /// Serve the status page, badges and `/v1/public/status` (redacted) without the token.
+    public var publicStatus: Bool
 
     public init(listen: ListenAddress = FeedSection().listen, token: Secret? = nil,
                 maxConnections: Int = FeedSection().maxConnections, idleTimeout: Duration = FeedSection().idleTimeout,
-                tls: FeedTLSContext? = nil) {
+                tls: FeedTLSContext? = nil, publicStatus: Bool = false) {
         self.listen = listen
         self.token = token
         self.maxConnections = maxConnections
         self.idleTimeout = idleTimeout
         self.tls = tls
+        self.publicStatus = publicStatus
     }
 
     /// The section's settings; `feed.tls` becomes a new ``FeedTLSContext`` (keep it to swap contexts on reload).
     public init(_ section: FeedSection) {
         self.init(listen: section.listen, token: section.token, maxConnections: section.maxConnections,
-                  idleTimeout: section.idleTimeout, tls: section.tls.map { FeedTLSContext($0.context) })
+                  idleTimeout: section.idleTimeout, tls: section.tls.map { FeedTLSContext($0.context) },
+                  publicStatus: section.publicStatus)
     }
 }

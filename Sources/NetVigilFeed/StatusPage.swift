@@ -8,9 +8,22 @@ import Hummingbird
 /// is the only way its inline style and script may run; nothing is loaded from elsewhere.
 enum StatusPage {
     /// The markup split at each nonce placeholder, so a response only joins the pieces.
-    private static let pieces: [String] = markup
-        .replacingOccurrences(of: "{{script}}", with: script)
-        .components(separatedBy: "{{nonce}}")
+    private static let pieces = pieces(markup: markup, script: script)
+    /// The overview for public mode (`data-public="true"` on its body).
+    private static let publicPieces = pieces(markup: markup, script: script, publicStatus: true)
+
+    /// `markup` with the shared pieces (``head``, ``tokenForm``, ``tail``), ``style``, `title` and `script` inserted,
+    /// split at each nonce placeholder.
+    static func pieces(markup: String, script: String, title: String = "netvigil", publicStatus: Bool = false) -> [String] {
+        markup.replacingOccurrences(of: "{{head}}", with: head)
+            .replacingOccurrences(of: "{{token-form}}", with: tokenForm)
+            .replacingOccurrences(of: "{{tail}}", with: tail)
+            .replacingOccurrences(of: "{{title}}", with: title)
+            .replacingOccurrences(of: "{{style}}", with: style)
+            .replacingOccurrences(of: "{{public}}", with: publicStatus ? "true" : "false")
+            .replacingOccurrences(of: "{{script}}", with: script)
+            .components(separatedBy: "{{nonce}}")
+    }
 
     /// The page with `nonce` on its `<style>` and `<script>` elements.
     static func html(nonce: String) -> String {
@@ -32,13 +45,18 @@ enum StatusPage {
     }
 
     /// The `200 text/html` response with its security headers; never cached (each carries its own nonce).
-    static func response() -> Response {
+    static func response(publicStatus: Bool = false) -> Response {
+        response(publicStatus ? publicPieces : pieces)
+    }
+
+    /// The response for a page split into `pieces` at its nonce placeholders.
+    static func response(_ pieces: [String]) -> Response {
         let nonce = makeNonce()
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.contentSecurityPolicy] = contentSecurityPolicy(nonce: nonce)
         headers[.xContentTypeOptions] = "nosniff"
         headers[.cacheControl] = "no-store"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html(nonce: nonce))))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: pieces.joined(separator: nonce))))
     }
 }

@@ -8,7 +8,7 @@ import NetVigilTrust
 
 /// Runs probes: resolve → connect → TLS with trust evaluation → request → response validation, phase by phase.
 public struct HTTPProber: Sendable {
-    private let group: any EventLoopGroup
+    let group: any EventLoopGroup
 
     /// A prober on `group` (default: NIO's shared event loop group).
     public init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
@@ -23,6 +23,9 @@ public struct HTTPProber: Sendable {
     /// Like `probe`, and also returns the final response (status, headers, body) when one arrived: for clients of
     /// the request stack that need the body (`netvigil status`, webhook deliveries).
     public func fetch(_ request: ProbeRequest, configuration: ProbeConfiguration) async -> (result: ProbeResult, response: HTTPResponse?) {
+        if let scheme = ServiceScheme(url: request.url) {
+            return (await probeService(request.url, scheme: scheme, configuration: configuration), nil)
+        }
         var result = ProbeResult(url: request.url.absoluteString)
         let start = NIODeadline.now()
         let deadline = start + .nanoseconds(Int64(configuration.timeout * 1e9))
@@ -185,7 +188,7 @@ public struct HTTPProber: Sendable {
 
     /// getaddrinfo on NIO's thread pool, bounded by `deadline`: when the resolver does not answer in time the probe
     /// fails with a resolve-phase timeout at once (the blocked lookup finishes on its pool thread and is dropped).
-    private func resolve(_ host: String, port: Int, family: AddressFamily, deadline: NIODeadline) async throws -> [SocketAddress] {
+    func resolve(_ host: String, port: Int, family: AddressFamily, deadline: NIODeadline) async throws -> [SocketAddress] {
         if let literal = try Resolver.literal(host, port: port, family: family) { return [literal] }  // no thread hop
         let loop = group.next()
         guard deadline > .now() else {
@@ -218,7 +221,7 @@ public struct HTTPProber: Sendable {
         }
     }
 
-    private func record(_ recorder: HopRecorder, address: SocketAddress, into result: inout ProbeResult) {
+    func record(_ recorder: HopRecorder, address: SocketAddress, into result: inout ProbeResult) {
         func add(_ value: Double?, to keyPath: WritableKeyPath<PhaseTimings, Double?>) {
             guard let value else { return }
             result.timings[keyPath: keyPath] = (result.timings[keyPath: keyPath] ?? 0) + value
@@ -229,7 +232,8 @@ public struct HTTPProber: Sendable {
         }
         if let connectEnd = recorder.connectEnd {
             if !recorder.proxied { add(MonotonicClock.milliseconds(from: recorder.connectStart, to: connectEnd), to: \.connect) }
-            if let tlsEnd = recorder.tlsEnd { add(MonotonicClock.milliseconds(from: connectEnd, to: tlsEnd), to: \.tls) }
+            if let starttlsEnd = recorder.starttlsEnd { add(MonotonicClock.milliseconds(from: connectEnd, to: starttlsEnd), to: \.starttls) }
+            if let tlsEnd = recorder.tlsEnd { add(MonotonicClock.milliseconds(from: recorder.starttlsEnd ?? connectEnd, to: tlsEnd), to: \.tls) }
         }
         if let sent = recorder.requestSent, let firstByte = recorder.firstByte {
             add(MonotonicClock.milliseconds(from: sent, to: firstByte), to: \.processing)
@@ -244,6 +248,7 @@ public struct HTTPProber: Sendable {
             result.trustVerdict = evaluation.verdict.summary
             result.pinVerdict = evaluation.pinVerdict
             result.trustMessage = evaluation.message
+            result.findings = evaluation.findings
         }
     }
 
@@ -258,9 +263,6 @@ public struct HTTPProber: Sendable {
         }
         let head = Self.requestHead(request, host: host, port: port, usesTLS: usesTLS, route: route)
         let body = request.body
-        let policy = configuration.policies.policy(for: host)
-        let trustStore = configuration.trustStore
-        let evaluators = configuration.trustEvaluators
         let tlsConfiguration = configuration.tlsConfiguration(for: host)
         let maxBody = configuration.maxBodyBytes
         let requiresHTTP2 = configuration.httpVersion == .http2
@@ -283,24 +285,10 @@ public struct HTTPProber: Sendable {
                             host: host, port: port, proxy: route.proxy, answerTimeout: connectLimit, recorder: recorder))
                     }
                     if usesTLS {
-                        let tls = try OpenSSLTLSHandler(
-                            configuration: tlsConfiguration, serverName: host,
-                            trustDecision: { info in
-                                let evaluation: TrustEvaluation
-                                do {
-                                    let evaluator = try evaluators.evaluator(policy: policy, trustStore: trustStore)
-                                    evaluation = evaluator.evaluate(servedChain: info.servedChain, host: host)
-                                } catch {
-                                    return ProbeError(.trust, "cannot prepare the trust evaluation: \(error)", verdict: .untrusted(reason: "internal"))
-                                }
-                                recorder.evaluation = evaluation
-                                if evaluation.verdict.isTrusted { return nil }
-                                return ProbeError(.trust, evaluation.message, verdict: evaluation.verdict.summary)
-                            },
-                            onHandshake: { info in
-                                recorder.tls = info
-                                collector.handshakeCompleted()
-                            })
+                        let tls = try OpenSSLTLSHandler.probing(configuration, tls: tlsConfiguration, host: host, recorder: recorder) { info in
+                            recorder.tls = info
+                            collector.handshakeCompleted()
+                        }
                         try channel.pipeline.syncOperations.addHandler(tls)
                     }
                     if offersHTTP2 {
@@ -339,7 +327,7 @@ public struct HTTPProber: Sendable {
     }
 
     /// A connect that failed, told apart from a failed exchange on a connected channel.
-    private struct ConnectFailure: Error {
+    struct ConnectFailure: Error {
         var underlying: any Error
     }
 

@@ -11,6 +11,8 @@ final class HopRecorder: @unchecked Sendable {
     var proxied = false
     /// When the proxy answered CONNECT (2xx or not).
     var proxyAnswered: NIODeadline?
+    /// End of a STARTTLS-style negotiation (the server agreed to TLS).
+    var starttlsEnd: NIODeadline?
     var tlsEnd: NIODeadline?
     var requestSent: NIODeadline?
     var firstByte: NIODeadline?

@@ -13,7 +13,7 @@ public struct ProbeError: Error, Sendable, Hashable, Codable, CustomStringConver
     public var alert: String?
     /// Trust verdict summary (e.g. `untrusted:chainInvalid`) for `trust`.
     public var verdict: TrustSummary?
-    /// The phase (`resolve`, `connect`, `tls`, `processing`, `transfer`) for `timeout`.
+    /// The phase (`resolve`, `connect`, `starttls`, `tls`, `processing`, `transfer`) for `timeout`.
     public var phase: String?
 
     /// Makes an error.

@@ -16,10 +16,14 @@ extension ProbeResult: Encodable {
         public var phase: String?
         /// The trust evaluation's explanation.
         public var trustMessage: String?
+        /// The `ServiceScheme` of a non-HTTP target (`smtp`, `ldaps`, `tls`, ...).
+        public var scheme: String?
+        /// The `starttls` phase (greeting and negotiation before TLS) in milliseconds.
+        public var starttlsMilliseconds: Double?
 
         enum CodingKeys: String, CodingKey {
             case finalURL = "final_url", redirects, expectationFailures = "expectation_failures", alert, phase
-            case trustMessage = "trust_message"
+            case trustMessage = "trust_message", scheme, starttlsMilliseconds = "starttls_ms"
         }
 
         /// True when there is nothing to keep.
@@ -30,7 +34,8 @@ extension ProbeResult: Encodable {
     public var details: Details {
         Details(finalURL: finalURL == url ? nil : finalURL, redirects: redirects.isEmpty ? nil : redirects,
                 expectationFailures: expectationFailures.isEmpty ? nil : expectationFailures,
-                alert: error?.alert, phase: error?.phase, trustMessage: trustMessage)
+                alert: error?.alert, phase: error?.phase, trustMessage: trustMessage,
+                scheme: URL(string: url).flatMap(ServiceScheme.init(url:))?.rawValue, starttlsMilliseconds: timings.starttls)
     }
 
     /// `details` as a compact JSON object with sorted keys; nil when empty.
@@ -47,6 +52,7 @@ extension ProbeResult: Encodable {
         case time, url, finalURL = "final_url", outcome, error, http, timings = "timings_ms", tls
         case trustVerdict = "trust_verdict", pinVerdict = "pin_verdict", resolvedAddress = "resolved_address"
         case redirectCount = "redirect_count", servedChain = "served_chain", validatedChain = "validated_chain", details
+        case findings
     }
 
     private enum HTTPKeys: String, CodingKey {
@@ -90,6 +96,7 @@ extension ProbeResult: Encodable {
         try container.encode(redirects.count, forKey: .redirectCount)
         try container.encode(servedChain, forKey: .servedChain)
         try container.encode(validatedChain, forKey: .validatedChain)
+        try container.encode(findings, forKey: .findings)
         let details = details
         if details.isEmpty { try container.encodeNil(forKey: .details) } else { try container.encode(details, forKey: .details) }
     }

@@ -98,6 +98,8 @@ public struct ProbeResult: Sendable {
     public var pinVerdict: PinVerdict?
     /// The trust evaluation's explanation; nil without TLS.
     public var trustMessage: String?
+    /// Baseline Requirements findings of the served chain (never change the verdict); empty without TLS.
+    public var findings: [TrustFinding] = []
 
     /// An empty result for `url`, started now.
     public init(url: String, startedAt: Date = Date()) {

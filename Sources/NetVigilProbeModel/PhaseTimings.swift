@@ -9,17 +9,21 @@ public struct PhaseTimings: Sendable, Equatable, Codable {
     /// Connect to the proxy and, for a tunnel, its CONNECT answer (proxied probes only; they have no `connect`).
     public var proxy: Double?
     public var tls: Double?
+    /// Greeting and plaintext negotiation before TLS (STARTTLS-style schemes only).
+    public var starttls: Double?
     /// Request sent → first response byte.
     public var processing: Double?
     public var transfer: Double?
     public var total: Double?
 
     public init(resolve: Double? = nil, connect: Double? = nil, tls: Double? = nil,
-                processing: Double? = nil, transfer: Double? = nil, total: Double? = nil, proxy: Double? = nil) {
+                processing: Double? = nil, transfer: Double? = nil, total: Double? = nil, proxy: Double? = nil,
+                starttls: Double? = nil) {
         self.proxy = proxy
         self.resolve = resolve
         self.connect = connect
         self.tls = tls
+        self.starttls = starttls
         self.processing = processing
         self.transfer = transfer
         self.total = total

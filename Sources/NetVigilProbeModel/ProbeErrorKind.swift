@@ -44,6 +44,12 @@ public enum ProbeErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// The target requires HTTP/2 (`http_version: "2"`) and the server did not select `h2` in ALPN (or the URL is
     /// http://); the chain was judged, no request was sent.
     case http2Unavailable
+    /// A STARTTLS-style target (smtp, submission, imap, pop3, ldap, postgres) did not offer or refused the upgrade
+    /// to TLS (no STARTTLS/STLS capability, 454, an LDAP error, PostgreSQL's `N`): never a plaintext success.
+    case starttlsUnavailable
+    /// The server's greeting or plaintext negotiation was not its protocol: garbage, a line over 8 KiB, too many
+    /// reply lines, an error reply, bytes sent after the go-ahead for TLS, or a close before TLS.
+    case protocolGreeting
 
     /// Whether losing the network mid-probe can cause this failure (name resolution, connection, TLS
     /// handshake, a cut-off response, a timeout). Verdicts on what the server sent (trust, status, content
@@ -52,7 +58,8 @@ public enum ProbeErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .dns, .connectRefused, .connectTimeout, .connect, .tlsHandshake, .httpProtocol, .timeout: true
         case .invalidRequest, .trust, .status, .contentType, .expectation, .bodyTooLarge, .resourceExhausted,
-             .insecureRedirect, .clientCertificateRequired, .clientCertificateRejected, .proxy, .http2Unavailable: false
+             .insecureRedirect, .clientCertificateRequired, .clientCertificateRejected, .proxy, .starttlsUnavailable,
+             .protocolGreeting, .http2Unavailable: false
         }
     }
 }

@@ -24,6 +24,13 @@ public enum SubjectAlternativeName: Sendable, Hashable, Codable, CustomStringCon
     }
 }
 
+/// A subjectAltName as encoded, for the `webpki` checks (which must see malformed IP addresses too).
+enum RawSubjectAlternativeName: Equatable {
+    case dns(String)
+    case ip([UInt8])
+    case other
+}
+
 /// The subject public key: algorithm and size.
 public struct PublicKeyInfo: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `RSA`, `EC`, `Ed25519`, `Ed448`, `DSA` or the OpenSSL short name.
@@ -88,28 +95,40 @@ extension Certificate {
 
     /// DNS names and IP addresses of the subjectAltName extension, in certificate order.
     public var subjectAlternativeNames: [SubjectAlternativeName] {
+        rawSubjectAlternativeNames.compactMap { name in
+            switch name {
+            case .dns(let text): return .dns(text)
+            case .ip(let bytes): return Self.ipText(bytes).map(SubjectAlternativeName.ip)
+            case .other: return nil
+            }
+        }
+    }
+
+    /// Every subjectAltName as encoded: DNS text, IP address bytes of any length, other types as `.other`.
+    var rawSubjectAlternativeNames: [RawSubjectAlternativeName] {
         guard let names = cossl_X509_get_subject_alt_names(handle.pointer) else { return [] }
         defer { cossl_GENERAL_NAMES_free(names) }
-        var result: [SubjectAlternativeName] = []
+        var result: [RawSubjectAlternativeName] = []
         for index in 0..<cossl_sk_GENERAL_NAME_num(names) {
             guard let name = cossl_sk_GENERAL_NAME_value(names, index) else { continue }
             switch name.pointee.type {
-            case GEN_DNS:
-                let string = name.pointee.d.dNSName
-                if let string, let data = ASN1_STRING_get0_data(string) {
-                    result.append(.dns(String(decoding: UnsafeBufferPointer(start: data, count: Int(ASN1_STRING_length(string))), as: UTF8.self)))
-                }
-            case GEN_IPADD:
-                let string = name.pointee.d.iPAddress
-                if let string, let data = ASN1_STRING_get0_data(string) {
-                    let bytes = Array(UnsafeBufferPointer(start: data, count: Int(ASN1_STRING_length(string))))
-                    if let text = Self.ipText(bytes) { result.append(.ip(text)) }
-                }
-            default:
-                continue
+            case GEN_DNS: result.append(.dns(Self.text(of: name.pointee.d.dNSName)))
+            case GEN_IPADD: result.append(.ip(Self.bytes(of: name.pointee.d.iPAddress)))
+            default: result.append(.other)
             }
         }
         return result
+    }
+
+    /// The content bytes of an ASN.1 string.
+    static func bytes(of string: UnsafeMutablePointer<ASN1_STRING>?) -> [UInt8] {
+        guard let string, let data = ASN1_STRING_get0_data(string) else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(ASN1_STRING_length(string))))
+    }
+
+    /// The content of an ASN.1 string as UTF-8 text.
+    static func text(of string: UnsafeMutablePointer<ASN1_STRING>?) -> String {
+        String(decoding: bytes(of: string), as: UTF8.self)
     }
 
     /// The subject public key algorithm and size.

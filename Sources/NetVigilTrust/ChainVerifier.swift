@@ -15,13 +15,17 @@ struct ChainVerification: Sendable {
     var chain: [Certificate]
     /// Subject of the certificate the error is about.
     var failedSubject: String? = nil
+    /// The typed reason when a `webpki` rule (or an OpenSSL check of one of its families) refused the chain.
+    var violation: ServerTrustFailureReason? = nil
 
     var isHostMismatch: Bool {
-        code == X509_V_ERR_HOSTNAME_MISMATCH || code == X509_V_ERR_IP_ADDRESS_MISMATCH || code == X509_V_ERR_EMAIL_MISMATCH
+        if case .hostnameMismatch? = violation { return true }
+        return code == X509_V_ERR_HOSTNAME_MISMATCH || code == X509_V_ERR_IP_ADDRESS_MISMATCH || code == X509_V_ERR_EMAIL_MISMATCH
     }
 
     /// The errors that mean "no path to an anchor of this store" (as opposed to a bad certificate).
     var isMissingAnchor: Bool {
+        if violation != nil { return false }
         switch code {
         case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
              X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
@@ -54,18 +58,37 @@ struct HostCheck: Sendable, Hashable {
 enum ChainVerifier {
     /// Runs `X509_verify_cert` for `chain[0]` with `chain[1...]` as untrusted intermediates, or answers from the
     /// store's cache of successes (`VerifiedChainCache`) when the same chain was verified for the same host before.
-    static func verify(chain: [Certificate], store: TrustStore, host: HostCheck?, at date: Date, partialChain: Bool) -> ChainVerification {
-        let key = VerifiedChainCache.Key(served: chain.map(\.handle.derSHA256), host: host, partialChain: partialChain)
+    ///
+    /// Both profiles set `X509_V_FLAG_X509_STRICT`. `webpki` also sets security level 2, leaves the host check to
+    /// `WebPKIProfile` (subjectAltName only) and runs its checks over the chain OpenSSL built.
+    static func verify(chain: [Certificate], store: TrustStore, host: HostCheck?, at date: Date, partialChain: Bool,
+                       profile: ValidationProfile = .default) -> ChainVerification {
+        let key = VerifiedChainCache.Key(served: chain.map(\.handle.derSHA256), host: host, partialChain: partialChain, profile: profile)
         if let built = store.verifiedChains.chain(for: key, served: chain, at: date) {
             return ChainVerification(isValid: true, code: X509_V_OK, depth: 0, text: "ok", chain: built)
         }
-        let verification = run(chain: chain, store: store, host: host, at: date, partialChain: partialChain)
+        var verification = run(chain: chain, store: store, host: profile == .webpki ? nil : host, at: date,
+                               partialChain: partialChain, profile: profile)
+        if profile == .webpki {
+            if verification.isValid, let violation = WebPKIProfile.check(chain: verification.chain, host: host) {
+                verification = ChainVerification(isValid: false, code: -1, depth: Int32(violation.ruleViolation?.depth ?? 0),
+                                                 text: violation.message, chain: [], violation: violation)
+            } else if !verification.isValid {
+                // A served certificate OpenSSL cannot use (duplicate or undecodable extension) explains the failure
+                // better than "unable to get issuer".
+                let malformed = chain.enumerated().lazy.compactMap { WebPKIProfile.structure($0.element, at: $0.offset) }
+                    .first { $0.rule.hasPrefix("extension_") || $0.rule.hasPrefix("serial_") }
+                verification.violation = malformed.map(ServerTrustFailureReason.malformedCertificate)
+                    ?? WebPKIProfile.reason(forOpenSSL: verification)
+            }
+        }
         if verification.isValid { store.verifiedChains.remember(verification.chain, for: key) }
         return verification
     }
 
     /// One `X509_verify_cert` run.
-    private static func run(chain: [Certificate], store: TrustStore, host: HostCheck?, at date: Date, partialChain: Bool) -> ChainVerification {
+    private static func run(chain: [Certificate], store: TrustStore, host: HostCheck?, at date: Date, partialChain: Bool,
+                            profile: ValidationProfile) -> ChainVerification {
         guard let leaf = chain.first else {
             return ChainVerification(isValid: false, code: -1, depth: 0, text: "no certificate", chain: [])
         }
@@ -87,8 +110,11 @@ enum ChainVerifier {
                 return ChainVerification(isValid: false, code: -1, depth: 0, text: "X509_STORE_CTX_init failed", chain: [])
             }
             _ = X509_STORE_CTX_set_purpose(ctx, X509_PURPOSE_SSL_SERVER)
-            if partialChain {
-                X509_STORE_CTX_set_flags(ctx, UInt(X509_V_FLAG_PARTIAL_CHAIN))
+            X509_STORE_CTX_set_flags(ctx, UInt(X509_V_FLAG_X509_STRICT) | (partialChain ? UInt(X509_V_FLAG_PARTIAL_CHAIN) : 0))
+            if profile == .webpki {
+                // 112-bit security: RSA/DSA/DH ≥ 2048 bits, ECC ≥ 224 bits, no MD5/SHA-1 signatures.
+                X509_VERIFY_PARAM_set_auth_level(X509_STORE_CTX_get0_param(ctx), 2)
+                cossl_X509_STORE_CTX_judge_anchor_as_key(ctx)
             }
             cossl_X509_STORE_CTX_set_unix_time(ctx, Int64(date.timeIntervalSince1970.rounded(.down)))
             if let host {

@@ -28,6 +28,8 @@ public struct SecurityPolicy: Sendable, Hashable {
     public let reportOnly: Bool
     /// After this instant pins are ignored and the chain is judged as with `none`.
     public let pinsExpire: Date?
+    /// How strictly chains are validated (`webpki` unless configured).
+    public let validation: ValidationProfile
     /// Legal but risky choices, e.g. no backup pin.
     public let warnings: [PolicyWarning]
 
@@ -39,7 +41,8 @@ public struct SecurityPolicy: Sendable, Hashable {
         pinnedCertificates: [Certificate] = [],
         pins: [SPKIPin] = [],
         reportOnly: Bool = false,
-        pinsExpire: Date? = nil
+        pinsExpire: Date? = nil,
+        validation: ValidationProfile = .default
     ) throws(PolicyError) {
         var uniqueCertificates: [Certificate] = []
         for certificate in pinnedCertificates where !uniqueCertificates.contains(certificate) {
@@ -69,6 +72,7 @@ public struct SecurityPolicy: Sendable, Hashable {
         self.pins = uniquePins
         self.reportOnly = reportOnly
         self.pinsExpire = pinsExpire
+        self.validation = validation
 
         var warnings: [PolicyWarning] = []
         if pinning != .none && !reportOnly {
@@ -86,7 +90,8 @@ public struct SecurityPolicy: Sendable, Hashable {
         pinnedCertificatePaths: [String],
         pinStrings: [String] = [],
         reportOnly: Bool = false,
-        pinsExpire: Date? = nil
+        pinsExpire: Date? = nil,
+        validation: ValidationProfile = .default
     ) throws(PolicyError) {
         let certificates: [Certificate]
         do {
@@ -104,7 +109,7 @@ public struct SecurityPolicy: Sendable, Hashable {
         }
         try self.init(pinning: pinning, allowInvalidCertificates: allowInvalidCertificates,
                       validatesDomainName: validatesDomainName, pinnedCertificates: certificates, pins: pins,
-                      reportOnly: reportOnly, pinsExpire: pinsExpire)
+                      reportOnly: reportOnly, pinsExpire: pinsExpire, validation: validation)
     }
 
     /// AFSecurityPolicy.defaultPolicy: no pinning, invalid certificates refused, domain names validated.
@@ -135,6 +140,7 @@ extension SecurityPolicy: Codable {
         case pins
         case reportOnly = "report_only"
         case pinsExpire = "pins_expire"
+        case validation
     }
 
     /// Decodes and validates; an inconsistent policy fails decoding with the `PolicyError` message.
@@ -147,9 +153,11 @@ extension SecurityPolicy: Codable {
         let pins = try container.decodeIfPresent([SPKIPin].self, forKey: .pins) ?? []
         let reportOnly = try container.decodeIfPresent(Bool.self, forKey: .reportOnly) ?? false
         let expire = try container.decodeIfPresent(Date.self, forKey: .pinsExpire)
+        let validation = try container.decodeIfPresent(ValidationProfile.self, forKey: .validation) ?? .default
         do {
             try self.init(pinning: pinning, allowInvalidCertificates: allowInvalid, validatesDomainName: validates,
-                          pinnedCertificates: certificates, pins: pins, reportOnly: reportOnly, pinsExpire: expire)
+                          pinnedCertificates: certificates, pins: pins, reportOnly: reportOnly, pinsExpire: expire,
+                          validation: validation)
         } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
         }
@@ -164,5 +172,6 @@ extension SecurityPolicy: Codable {
         try container.encode(pins, forKey: .pins)
         try container.encode(reportOnly, forKey: .reportOnly)
         try container.encodeIfPresent(pinsExpire, forKey: .pinsExpire)
+        try container.encode(validation, forKey: .validation)
     }
 }

@@ -36,13 +36,16 @@ public final class ServerTrustEvaluator: Sendable {
     /// - Parameters:
     ///   - host: DNS name or IP literal; nil skips the host check (AFNetworking's `forDomain:nil`).
     ///   - date: the instant the chain is judged at (certificate validity and pin expiry).
-    public func evaluate(servedChain: [Certificate], host: String?, at date: Date = Date()) -> TrustEvaluation {
+    ///   - untrusted: extra intermediates OpenSSL may build the path with (not part of the served chain).
+    public func evaluate(servedChain: [Certificate], host: String?, at date: Date = Date(),
+                         untrusted: [Certificate] = []) -> TrustEvaluation {
         var builder = Builder(servedChain: servedChain, host: host, date: date, configured: configuredPins)
         guard let leaf = servedChain.first else {
             return builder.finish(.untrusted(.noCertificates), pinVerdict: policy.pinning == .none ? .notPinned : .notEvaluated)
         }
         let hostCheck = policy.validatesDomainName ? HostCheck(host) : nil
-        let base = ChainVerifier.verify(chain: servedChain, store: trustStore, host: hostCheck, at: date, partialChain: false)
+        let base = ChainVerifier.verify(chain: servedChain + untrusted, store: trustStore, host: hostCheck, at: date, partialChain: false,
+                                       profile: policy.validation)
         let baseFailure = base.isValid ? nil : reason(for: base, leaf: leaf, host: hostCheck)
         if base.isValid { builder.validatedChain = base.chain }
         builder.failedSubject = base.failedSubject
@@ -75,7 +78,8 @@ public final class ServerTrustEvaluator: Sendable {
             preconditionFailure("handled above")
         case .certificate:
             guard let pinnedStore else { preconditionFailure("certificate pinning has a pinned store") }
-            let pinned = ChainVerifier.verify(chain: servedChain, store: pinnedStore, host: hostCheck, at: date, partialChain: true)
+            let pinned = ChainVerifier.verify(chain: servedChain + untrusted, store: pinnedStore, host: hostCheck, at: date, partialChain: true,
+                                                profile: policy.validation)
             if pinned.isValid {
                 let matched = pinned.chain.filter { pinnedCertificateDigests.contains($0.handle.derSHA256) }
                 builder.validatedChain = pinned.chain
@@ -123,6 +127,7 @@ public final class ServerTrustEvaluator: Sendable {
     // MARK: - Helpers
 
     private func reason(for verification: ChainVerification, leaf: Certificate, host: HostCheck?) -> ServerTrustFailureReason {
+        if let violation = verification.violation { return violation }
         if verification.isHostMismatch, let host {
             return .hostnameMismatch(expected: host.name, presented: leaf.presentedNames)
         }
@@ -182,7 +187,8 @@ public final class ServerTrustEvaluator: Sendable {
                 servedChain: servedChain,
                 validatedChain: validatedChain,
                 pins: TrustEvaluation.Pins(configured: configured, served: servedChain.map(\.spkiPin), matched: matched),
-                failedSubject: failed
+                failedSubject: failed,
+                findings: TrustFinding.baselineRequirements(servedChain: servedChain)
             )
         }
     }

@@ -13,6 +13,23 @@ public enum ServerTrustFailureReason: Error, Sendable, Hashable, CustomStringCon
     case certificatePinMismatch(PinMismatch)
     /// Public-key pinning: no eligible certificate carries a pinned key.
     case publicKeyPinMismatch(PinMismatch)
+    /// `webpki`: a subjectAltName the leaf presents is not a valid server name (wildcard placement, wildcard over a
+    /// public suffix, underscore, empty label, malformed IP address).
+    case invalidServerName(ChainRuleViolation)
+    /// `webpki`: a name of the chain lies outside a CA's permitted subtrees or inside its excluded subtrees.
+    case nameConstraintViolation(ChainRuleViolation)
+    /// `webpki`: basicConstraints, keyUsage or version make a certificate unfit for its place (an issuer that is
+    /// not a CA, a leaf that is a CA, pathLen exceeded, keyCertSign missing or on the leaf, a v1 CA).
+    case caConstraintViolation(ChainRuleViolation)
+    /// `webpki`: extendedKeyUsage does not allow TLS server authentication.
+    case extendedKeyUsageViolation(ChainRuleViolation)
+    /// `webpki`: a key browsers refuse (RSA under 2048 bits, curves other than P-256/P-384, DSA).
+    case weakKey(ChainRuleViolation)
+    /// `webpki`: a signature browsers refuse (MD5, SHA-1, unknown algorithm).
+    case weakSignature(ChainRuleViolation)
+    /// `webpki`: a certificate's encoding breaks RFC 5280 (serial number, duplicate or malformed extension,
+    /// missing key identifier).
+    case malformedCertificate(ChainRuleViolation)
 
     /// Stable identifier for storage and JSON: `noCertificates`, `chainInvalid`, `hostnameMismatch`,
     /// `certificatePinMismatch`, `publicKeyPinMismatch`.
@@ -23,6 +40,39 @@ public enum ServerTrustFailureReason: Error, Sendable, Hashable, CustomStringCon
         case .hostnameMismatch: return "hostnameMismatch"
         case .certificatePinMismatch: return "certificatePinMismatch"
         case .publicKeyPinMismatch: return "publicKeyPinMismatch"
+        case .invalidServerName: return "invalidServerName"
+        case .nameConstraintViolation: return "nameConstraintViolation"
+        case .caConstraintViolation: return "caConstraintViolation"
+        case .extendedKeyUsageViolation: return "extendedKeyUsageViolation"
+        case .weakKey: return "weakKey"
+        case .weakSignature: return "weakSignature"
+        case .malformedCertificate: return "malformedCertificate"
+        }
+    }
+
+    /// The broken `webpki` rule, for the reasons of that profile.
+    public var ruleViolation: ChainRuleViolation? {
+        switch self {
+        case .invalidServerName(let violation), .nameConstraintViolation(let violation),
+             .caConstraintViolation(let violation), .extendedKeyUsageViolation(let violation),
+             .weakKey(let violation), .weakSignature(let violation), .malformedCertificate(let violation):
+            return violation
+        case .noCertificates, .chainInvalid, .hostnameMismatch, .certificatePinMismatch, .publicKeyPinMismatch:
+            return nil
+        }
+    }
+
+    /// Builds the reason of `kind` (one of the `webpki` kinds) around `violation`; nil for other kinds.
+    static func ruleViolation(kind: String, _ violation: ChainRuleViolation) -> ServerTrustFailureReason? {
+        switch kind {
+        case "invalidServerName": return .invalidServerName(violation)
+        case "nameConstraintViolation": return .nameConstraintViolation(violation)
+        case "caConstraintViolation": return .caConstraintViolation(violation)
+        case "extendedKeyUsageViolation": return .extendedKeyUsageViolation(violation)
+        case "weakKey": return .weakKey(violation)
+        case "weakSignature": return .weakSignature(violation)
+        case "malformedCertificate": return .malformedCertificate(violation)
+        default: return nil
         }
     }
 
@@ -46,6 +96,10 @@ public enum ServerTrustFailureReason: Error, Sendable, Hashable, CustomStringCon
             return "host name mismatch: certificate is not valid for \(expected) (it presents \(names))"
         case .certificatePinMismatch(let mismatch), .publicKeyPinMismatch(let mismatch):
             return mismatch.message
+        case .invalidServerName(let violation), .nameConstraintViolation(let violation),
+             .caConstraintViolation(let violation), .extendedKeyUsageViolation(let violation),
+             .weakKey(let violation), .weakSignature(let violation), .malformedCertificate(let violation):
+            return "certificate refused by the webpki profile: \(violation)"
         }
     }
 
@@ -102,7 +156,7 @@ public struct PinMismatch: Sendable, Hashable, Codable {
 
 extension ServerTrustFailureReason: Codable {
     enum CodingKeys: String, CodingKey {
-        case kind, message, code, depth, text, expected, presented, mismatch
+        case kind, message, code, depth, text, expected, presented, mismatch, violation
     }
 
     public init(from decoder: any Decoder) throws {
@@ -123,6 +177,11 @@ extension ServerTrustFailureReason: Codable {
         case "publicKeyPinMismatch":
             self = .publicKeyPinMismatch(try container.decode(PinMismatch.self, forKey: .mismatch))
         default:
+            if let violation = try container.decodeIfPresent(ChainRuleViolation.self, forKey: .violation),
+               let reason = Self.ruleViolation(kind: kind, violation) {
+                self = reason
+                return
+            }
             throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown reason kind \(kind)")
         }
     }
@@ -143,6 +202,10 @@ extension ServerTrustFailureReason: Codable {
             try container.encode(presented, forKey: .presented)
         case .certificatePinMismatch(let mismatch), .publicKeyPinMismatch(let mismatch):
             try container.encode(mismatch, forKey: .mismatch)
+        case .invalidServerName(let violation), .nameConstraintViolation(let violation),
+             .caConstraintViolation(let violation), .extendedKeyUsageViolation(let violation),
+             .weakKey(let violation), .weakSignature(let violation), .malformedCertificate(let violation):
+            try container.encode(violation, forKey: .violation)
         }
     }
 }

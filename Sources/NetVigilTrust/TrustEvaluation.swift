@@ -86,6 +86,8 @@ public struct TrustEvaluation: Sendable {
     public let pins: Pins
     /// Subject of the certificate a `chainInvalid` reason is about, when known.
     public let failedSubject: String?
+    /// What the Baseline Requirements forbid but clients accept, in the served chain; never changes the verdict.
+    public var findings: [TrustFinding] = []
 
     /// Shorthand for `verdict.isTrusted`.
     public var isTrusted: Bool { verdict.isTrusted }

@@ -46,7 +46,7 @@ public struct CertificateSummary: Sendable, Hashable, Codable {
 /// The JSON form of a `TrustEvaluation` (what `netvigil trust evaluate --json` prints and the store can keep):
 /// `{"trusted", "verdict", "reason": {"kind","message",...}|null, "pin_verdict", "pin_mismatch_reported",
 /// "reported_mismatch", "notices", "host", "evaluated_at", "served_chain", "validated_chain",
-/// "pins": {"configured","served","matched"}, "message"}`.
+/// "pins": {"configured","served","matched"}, "message", "findings"}`.
 public struct TrustReport: Sendable, Codable {
     /// A notice as `{"kind","message"}`.
     public struct NoticeReport: Sendable, Hashable, Codable {
@@ -75,9 +75,11 @@ public struct TrustReport: Sendable, Codable {
     public let validatedChain: [CertificateSummary]
     public let pins: PinsReport
     public let message: String
+    /// Baseline Requirements findings (`{code, severity, certificate, message}`); they never change the verdict.
+    public let findings: [TrustFinding]
 
     enum CodingKeys: String, CodingKey {
-        case trusted, verdict, reason, notices, host, pins, message
+        case trusted, verdict, reason, notices, host, pins, message, findings
         case pinVerdict = "pin_verdict"
         case pinMismatchReported = "pin_mismatch_reported"
         case reportedMismatch = "reported_mismatch"
@@ -102,6 +104,7 @@ public struct TrustReport: Sendable, Codable {
                           served: evaluation.pins.served.map(\.description),
                           matched: evaluation.pins.matched.map(\.description))
         message = evaluation.message
+        findings = evaluation.findings
     }
 
     /// Encodes `reason` explicitly as `null` when trusted, so the key is always present.
@@ -120,6 +123,7 @@ public struct TrustReport: Sendable, Codable {
         try container.encode(validatedChain, forKey: .validatedChain)
         try container.encode(pins, forKey: .pins)
         try container.encode(message, forKey: .message)
+        try container.encode(findings, forKey: .findings)
     }
 }
 

@@ -13,6 +13,7 @@ final class VerifiedChainCache: Sendable {
         var served: [Data]
         var host: HostCheck?
         var partialChain: Bool
+        var profile: ValidationProfile = .default
     }
 
     private struct Entry: Sendable {

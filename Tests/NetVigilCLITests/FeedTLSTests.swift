@@ -122,6 +122,7 @@ final class FeedTLSTests: XCTestCase {
         directory = try TemporaryDirectory()
         let result = try ProcessRunner.run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
                                             "-days", "30", "-subj", "/CN=netvigil feed", "-addext", "subjectAltName=IP:127.0.0.1",
+                                            "-addext", "basicConstraints=critical,CA:FALSE", "-addext", "extendedKeyUsage=serverAuth",
                                             "-keyout", directory.path("feed.key"), "-out", directory.path("feed.pem")],
                                            executable: URL(fileURLWithPath: "/usr/bin/openssl"))
         XCTAssertEqual(result.status, 0, result.stderr)

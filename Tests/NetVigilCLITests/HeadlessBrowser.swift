@@ -30,7 +30,8 @@ final class HeadlessBrowser {
         output = stdout.fileHandleForReading
     }
 
-    /// Runs one step (`navigate`, `waitFor` + `timeout`, `eval`) and returns its value.
+    /// Runs one step (`navigate`, `waitFor` + `timeout`, `eval`, `viewport` + `height`, `screenshot` to a PNG path)
+    /// and returns its value.
     func step(_ step: [String: Any], timeout: TimeInterval = 60) throws -> Any? {
         var line = try JSONSerialization.data(withJSONObject: step)
         line.append(UInt8(ascii: "\n"))
@@ -161,6 +162,17 @@ final class HeadlessBrowser {
                         answer(value=value)
                     elif "eval" in step:
                         answer(value=evaluate(step["eval"]))
+                    elif "viewport" in step:
+                        width = step["viewport"]
+                        send("Emulation.setDeviceMetricsOverride", {"width": width, "height": step["height"],
+                             "deviceScaleFactor": 1, "mobile": width < 600}, session)
+                        answer(value=None)
+                    elif "screenshot" in step:
+                        import base64
+                        shot = send("Page.captureScreenshot", {"format": "png"}, session)["data"]
+                        with open(step["screenshot"], "wb") as file:
+                            file.write(base64.b64decode(shot))
+                        answer(value=step["screenshot"])
                     else:
                         answer(error="unknown step " + line.strip())
                 except RuntimeError as error:

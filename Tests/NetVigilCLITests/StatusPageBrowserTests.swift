@@ -3,21 +3,21 @@ import NetVigilTestSupport
 import XCTest
 
 /// The status page in a real browser: Debian's headless Chromium loads `/` from the running daemon, which probes
-/// real nginx; the test reads the rendered DOM.
+/// real nginx; the test reads the rendered DOM. A failed wait saves a screenshot under ``artefacts``.
 ///
 /// Chromium is driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`) rather than with
 /// `--dump-dom --virtual-time-budget`: the page keeps `/v1/events` open, and virtual time never advances while a
 /// request is pending, so a one-shot dump would wait forever. The pipe lets the test wait for a state in real time,
 /// change nginx's key and watch the same page update from the event stream.
 final class StatusPageBrowserTests: XCTestCase {
-    private static let chromium = "/usr/bin/chromium"
+    static let chromium = "/usr/bin/chromium"
 
-    private var directory: TemporaryDirectory!
-    private var processes: [Process] = []
+    var directory: TemporaryDirectory!
+    var processes: [Process] = []
     /// `b`, the MITM leaf, has another key than the pinned `a`.
-    private var pki: LoopbackPKI!
-    private var nginxes: [NginxProcess] = []
-    private var browser: HeadlessBrowser?
+    var pki: LoopbackPKI!
+    var nginxes: [NginxProcess] = []
+    var browser: HeadlessBrowser?
 
     override func setUpWithError() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.chromium) else {
@@ -46,7 +46,7 @@ final class StatusPageBrowserTests: XCTestCase {
 
     /// nginx with TLS on `tlsPort` (`/health`) and plain HTTP on `httpPort`, where `/generate_204` answers 200 with a
     /// login page: a captive portal.
-    private func startNginx(tlsPort: Int, httpPort: Int) throws -> NginxProcess {
+    func startNginx(tlsPort: Int, httpPort: Int) throws -> NginxProcess {
         let nginx = try NginxProcess(prefix: directory.path("nginx"), servers: """
                 server {
                     listen 127.0.0.1:\(tlsPort) ssl;
@@ -63,7 +63,7 @@ final class StatusPageBrowserTests: XCTestCase {
         return nginx
     }
 
-    private func startDaemon(config: String, feedPort: Int) throws {
+    func startDaemon(config: String, feedPort: Int) throws {
         let log = directory.path("daemon.log")
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -80,11 +80,11 @@ final class StatusPageBrowserTests: XCTestCase {
         }
     }
 
-    private func daemonLog() -> String {
+    func daemonLog() -> String {
         String((try? String(contentsOfFile: directory.path("daemon.log"), encoding: .utf8))?.suffix(3_000) ?? "")
     }
 
-    private func waitUntil(_ what: String, timeout: TimeInterval, _ condition: () throws -> Bool) throws {
+    func waitUntil(_ what: String, timeout: TimeInterval, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try condition() { return }
@@ -94,7 +94,7 @@ final class StatusPageBrowserTests: XCTestCase {
         throw XCTSkip("aborted: \(what)")
     }
 
-    private func openBrowser() throws -> HeadlessBrowser {
+    func openBrowser() throws -> HeadlessBrowser {
         let driver = try directory.write("devtools.py", HeadlessBrowser.driver)
         let opened = try HeadlessBrowser(driver: driver, chromium: Self.chromium)
         browser = opened
@@ -102,21 +102,37 @@ final class StatusPageBrowserTests: XCTestCase {
     }
 
     /// Waits in the page until `expression` is truthy; fails with the page's state and the daemon log otherwise.
-    private func waitInPage(_ browser: HeadlessBrowser, _ what: String, _ expression: String, timeout: TimeInterval = 15) throws {
+    func waitInPage(_ browser: HeadlessBrowser, _ what: String, _ expression: String, timeout: TimeInterval = 15) throws {
         let value = try browser.step(["waitFor": expression, "timeout": timeout])
         if !(value as? Bool ?? false) {
             let page = try? browser.step(["eval": "document.body.innerText"])
-            XCTFail("page: timed out after \(timeout) s waiting for \(what).\nPage text:\n\(page ?? "?")\nDaemon log:\n\(daemonLog())")
+            let shot = saveScreenshot(browser, what)
+            XCTFail("page: timed out after \(timeout) s waiting for \(what) (screenshot: \(shot ?? "none")).\nPage text:\n\(page ?? "?")\nDaemon log:\n\(daemonLog())")
             throw XCTSkip("aborted: \(what)")
         }
     }
 
-    private func text(_ browser: HeadlessBrowser, _ selector: String) throws -> String {
+    /// Where failed browser tests leave screenshots: `$NETVIGIL_TEST_ARTEFACTS`, else `test-artefacts` next to the binary.
+    static var artefacts: URL {
+        if let path = ProcessInfo.processInfo.environment["NETVIGIL_TEST_ARTEFACTS"] { return URL(fileURLWithPath: path) }
+        return ProcessRunner.binary.deletingLastPathComponent().appendingPathComponent("test-artefacts")
+    }
+
+    /// Saves the page as `artefacts/<test>-<what>.png`; returns the path, nil when it could not.
+    @discardableResult
+    func saveScreenshot(_ browser: HeadlessBrowser, _ what: String) -> String? {
+        let slug = (name + "-" + what).map { $0.isLetter || $0.isNumber ? $0 : "-" }
+        try? FileManager.default.createDirectory(at: Self.artefacts, withIntermediateDirectories: true)
+        let path = Self.artefacts.appendingPathComponent(String(slug.prefix(120)) + ".png").path
+        return (try? browser.step(["screenshot": path])) as? String
+    }
+
+    func text(_ browser: HeadlessBrowser, _ selector: String) throws -> String {
         let quoted = String(decoding: try JSONSerialization.data(withJSONObject: [selector]), as: UTF8.self).dropFirst().dropLast()
         return try browser.step(["eval": "(document.querySelector(\(quoted)) || {}).textContent || ''"]) as? String ?? ""
     }
 
-    private func row(_ name: String) -> String { "document.querySelector('#targets tr.target[data-target=\"\(name)\"]')" }
+    func row(_ name: String) -> String { "document.querySelector('#targets .target[data-target=\"\(name)\"]')" }
 
     // MARK: Scenarios
 
@@ -154,27 +170,27 @@ final class StatusPageBrowserTests: XCTestCase {
               && !!\(row("api")).querySelector('.alert[data-kind="pin_mismatch"]')
             """)
         try waitInPage(browser, "plain to be up", "\(row("plain"))?.dataset.status === 'up'")
-        let api = try text(browser, "#targets tr.target[data-target=\"api\"]")
+        let api = try text(browser, "#targets .target[data-target=\"api\"]")
         for expected in ["api", "https://127.0.0.1:\(tlsPort)/health", "down", "TLSv1.", "untrusted", "mismatch", "pin_mismatch", "29"] {
             XCTAssertTrue(api.contains(expected), "the api row shows \(expected): \(api)")
         }
-        let plain = try text(browser, "#targets tr.target[data-target=\"plain\"]")
+        let plain = try text(browser, "#targets .target[data-target=\"plain\"]")
         for expected in ["up", "not_pinned", "trusted", "200", "TLSv1."] {
             XCTAssertTrue(plain.contains(expected), "the plain row shows \(expected): \(plain)")
         }
         let timings = try browser.step(["eval": """
-            ["total", "connect", "tls"].map((p) => \(row("plain")).querySelector("td.phase-" + p).textContent)
+            ["total", "connect", "tls"].map((p) => \(row("plain")).querySelector(".phase-" + p).textContent)
             """]) as? [String] ?? []
         XCTAssertEqual(timings.count, 3)
         XCTAssertTrue(timings.allSatisfy { Double($0) != nil }, "phase cells hold milliseconds: \(timings)")
-        XCTAssertTrue(try text(browser, "#targets tr.target[data-target=\"plain\"] td.age").hasSuffix("s ago"))
+        XCTAssertTrue(try text(browser, "#targets .target[data-target=\"plain\"] .age").hasSuffix("s ago"))
 
         // The mismatch message names the MITM's subject as text: its markup creates no element.
-        let detail = try text(browser, "#targets tr.detail[data-detail-of=\"api\"]")
+        let detail = try text(browser, "#targets .detail[data-detail-of=\"api\"]")
         XCTAssertTrue(detail.contains("pinning failure"), detail)
         XCTAssertTrue(detail.contains("mitm") && detail.contains("<i"), "the subject is shown literally: \(detail)")
         XCTAssertEqual(try browser.step(["eval": """
-            document.querySelector('#targets tr.detail[data-detail-of="api"] pre').children.length
+            document.querySelector('#targets .detail[data-detail-of="api"] pre').children.length
             """]) as? Int, 0, "server text was parsed as HTML")
 
         // Reachability: the default route, with its status, flags and interface.
@@ -224,7 +240,7 @@ final class StatusPageBrowserTests: XCTestCase {
         _ = try browser.step(["navigate": "http://127.0.0.1:\(feedPort)/"])
         try waitInPage(browser, "the token form", "!document.getElementById('token-form').hidden")
         XCTAssertEqual(try browser.step(["eval": "document.getElementById('content').hidden"]) as? Bool, true)
-        XCTAssertEqual(try browser.step(["eval": "document.querySelectorAll('#targets tr').length"]) as? Int, 1, "header row only")
+        XCTAssertEqual(try browser.step(["eval": "document.querySelectorAll('#targets .target').length"]) as? Int, 0, "no target cards")
 
         func submit(_ value: String) throws {
             let quoted = String(decoding: try JSONSerialization.data(withJSONObject: [value]), as: UTF8.self).dropFirst().dropLast()

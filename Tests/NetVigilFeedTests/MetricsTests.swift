@@ -49,7 +49,7 @@ final class MetricsTests: XCTestCase {
 
     /// Feeds every kind of value so every metric of the catalogue is present.
     static func feedEverything(_ metrics: AgentMetrics) throws {
-        metrics.probeFinished(target: "api", record: okRecord())
+        metrics.probeFinished(target: "api", record: okRecord(), findings: 1)
         metrics.probeFinished(target: "web \"quoted\"\\path", record: refusedRecord(target: "web"))
         metrics.reachabilityChanged(ReachabilityEvaluation(
             target: .default, flags: [.reachable, .isDirect], interface: "eth0", interfaceKind: .ethernet,

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import NetVigilAgent
 import NetVigilStore
+import NetVigilTestSupport
 import XCTest
 @testable import NetVigilFeed
 
@@ -87,23 +88,53 @@ final class StatusPageTests: XCTestCase {
         }
     }
 
-    func testPageIsSelfContainedAndInsertsNoHTML() throws {
-        // Nothing fetched from anywhere: no src/href attributes (but the empty inline icon, which stops the
-        // browser asking for /favicon.ico), no absolute URLs, no CSS imports.
-        let html = StatusPage.html(nonce: "n").replacingOccurrences(of: #"<link rel="icon" href="data:,">"#, with: "")
+    /// Nothing fetched from anywhere: no src/href attributes (but the empty inline icon, which stops the browser
+    /// asking for /favicon.ico), no absolute URLs, no CSS imports, no inline event handlers; server strings reach the
+    /// DOM only as text: no HTML sinks in the script.
+    static func assertSelfContained(html page: String, script: String, file: StaticString = #filePath, line: UInt = #line) {
+        let html = page.replacingOccurrences(of: #"<link rel="icon" href="data:,">"#, with: "")
         for forbidden in [" src=", " href=", "http://", "https://", "//cdn", "@import", "url("] {
-            XCTAssertFalse(html.contains(forbidden), "the page must not reference \(forbidden)")
+            XCTAssertFalse(html.contains(forbidden), "the page must not reference \(forbidden)", file: file, line: line)
         }
         // No inline event-handler attributes (the CSP nonce would block them anyway).
-        XCTAssertNil(html.range(of: #"<[^>]*\son[a-z]+\s*="#, options: .regularExpression))
-        // Server strings reach the DOM only as text: no HTML sinks in the script.
+        XCTAssertNil(html.range(of: #"<[^>]*\son[a-z]+\s*="#, options: .regularExpression), file: file, line: line)
         for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "srcdoc"] {
-            XCTAssertFalse(StatusPage.script.contains(sink), "the script must not use \(sink)")
+            XCTAssertFalse(script.contains(sink), "the script must not use \(sink)", file: file, line: line)
         }
+    }
+
+    func testPageIsSelfContainedAndInsertsNoHTML() throws {
+        Self.assertSelfContained(html: StatusPage.html(nonce: "n"), script: StatusPage.script)
         // It reads the feed relative to where it is served, with the token header on both requests.
         XCTAssertTrue(StatusPage.script.contains("fetch(\"v1/status\""))
         XCTAssertTrue(StatusPage.script.contains("fetch(\"v1/events\""))
         XCTAssertTrue(StatusPage.script.contains("result.Authorization = \"Bearer \" + token"))
         XCTAssertTrue(StatusPage.script.contains("sessionStorage"))
+    }
+}
+
+/// `GET /targets/NAME`: open like `/`, self-contained under the same CSP, while its data needs the token.
+final class TargetPageTests: XCTestCase {
+    func testTargetPageIsOpenSelfContainedAndInsertsNoHTML() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        let app = buildApplication(
+            configuration: FeedConfiguration(listen: ListenAddress(host: "127.0.0.1", port: 0), token: Secret("page-token")),
+            state: FeedState(store: store), logger: Logger(label: "test"))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/targets/api", method: .get) { response in
+                XCTAssertEqual(response.status, .ok)
+                XCTAssertEqual(response.headers[.contentType], "text/html; charset=utf-8")
+                let policy = try XCTUnwrap(response.headers[.contentSecurityPolicy])
+                XCTAssertFalse(policy.contains("unsafe-inline"), policy)
+                XCTAssertFalse(String(buffer: response.body).contains("{{"), "a placeholder was left in the page")
+            }
+            for path in ["/targets/api/uptime", "/v1/targets/api", "/v1/targets/api/uptime", "/targets"] {
+                try await client.execute(uri: path, method: .get) { response in
+                    XCTAssertNotEqual(response.status, .ok, "\(path) is not open")
+                }
+            }
+        }
+        StatusPageTests.assertSelfContained(html: TargetPage.html(nonce: "n"), script: TargetPage.script)
     }
 }

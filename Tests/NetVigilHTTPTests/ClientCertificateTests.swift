@@ -89,6 +89,20 @@ final class ClientCertificateTests: ProbeTestCase {
         }
     }
 
+    func testTLSServiceTargetsPresentTheCertificateToo() async throws {
+        let presenting = try configuration(presenting: try identity("ecdsaP256"))
+        let bare = try configuration(presenting: nil)
+        for version in ["1.3", "1.2"] {
+            let server = try openSSLServer(version: version)
+            defer { server.stop() }
+            let url = try XCTUnwrap(URL(string: "tls://127.0.0.1:\(server.port)"))
+            let accepted = await HTTPProber().probe(ProbeRequest(url: url), configuration: presenting)
+            XCTAssertTrue(accepted.isOK, "tls:// TLS \(version): \(String(describing: accepted.error))")
+            let refused = await HTTPProber().probe(ProbeRequest(url: url), configuration: bare)
+            XCTAssertEqual(refused.error?.kind, .clientCertificateRequired, "tls:// TLS \(version): \(String(describing: refused.error))")
+        }
+    }
+
     func testTheCertificateGoesOnlyToTheHostsItIsConfiguredFor() async throws {
         // Configured for localhost only: a probe of 127.0.0.1 presents nothing.
         let configuration = try configuration(presenting: try identity("rsa"), to: "localhost")

@@ -38,7 +38,7 @@ public final class NginxProcess {
         let deadline = Date().addingTimeInterval(timeout)
         var waiting = ports
         while !waiting.isEmpty {
-            waiting.removeAll { Self.accepts(port: $0) }
+            waiting.removeAll { ProcessRunner.accepts(port: $0) }
             if waiting.isEmpty { break }
             guard Date() < deadline, process.isRunning else {
                 let log = (try? String(contentsOfFile: prefix + "/logs/error.log", encoding: .utf8)) ?? ""
@@ -65,22 +65,6 @@ public final class NginxProcess {
     }
 
     deinit { stop() }
-
-    /// Whether 127.0.0.1:`port` accepts a TCP connection.
-    static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
 }
 
 /// nginx could not be started.

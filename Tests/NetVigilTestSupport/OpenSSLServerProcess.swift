@@ -23,7 +23,7 @@ public final class OpenSSLServerProcess {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(timeout)
-        while !NginxProcess.accepts(port: port) {
+        while !ProcessRunner.accepts(port: port) {
             guard Date() < deadline, process.isRunning else {
                 stop()
                 throw NginxError(message: "openssl s_server did not listen on \(port)")

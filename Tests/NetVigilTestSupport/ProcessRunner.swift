@@ -74,6 +74,22 @@ public enum ProcessRunner {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Whether a TCP connection to 127.0.0.1:`port` succeeds now (a test server is listening).
+    public static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
     /// `curl` a URL: (HTTP status, body).
     public static func curl(_ url: String, headers: [String] = []) throws -> (Int, String) {
         var arguments = ["-s", "-m", "5", "-w", "\n%{http_code}", url]

@@ -54,7 +54,8 @@ for library in libmnl0 libssl3 libsqlite3-0; do
         *) echo "build-deb: expected the binary to link $library; dpkg-shlibdeps found: $shlibs" >&2; exit 65 ;;
     esac
 done
-depends="$shlibs, adduser"
+# The webpki profile reads the Public Suffix List (wildcards over public suffixes).
+depends="$shlibs, adduser, publicsuffix"
 
 install -d -m 0755 "$root/DEBIAN"
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)

@@ -110,6 +110,9 @@ int cossl_use_builtin_key_methods(void);
 int cossl_X509_STORE_CTX_set_host(X509_STORE_CTX *ctx, const char *host, int is_ip);
 /// Sets the verification time (seconds since 1970) on a verify context.
 void cossl_X509_STORE_CTX_set_unix_time(X509_STORE_CTX *ctx, long long t);
+/// webpki profile: errors about a trust anchor's extensions (basicConstraints, keyUsage, key identifiers, purpose,
+/// self-signature digest) are ignored; an anchor is a key and a name. See webpki.c.
+void cossl_X509_STORE_CTX_judge_anchor_as_key(X509_STORE_CTX *ctx);
 /// Drops all queued OpenSSL errors of this thread.
 void cossl_clear_errors(void);
 /// The oldest queued OpenSSL error as text into `buf` (empty when none), clearing the queue.

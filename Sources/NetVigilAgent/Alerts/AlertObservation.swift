@@ -33,11 +33,12 @@ enum AlertObservation: Equatable {
             // The chain failed before pins were looked at: trust_failure covers it.
             return verdict == .notEvaluated ? .neutral : .good
         case .trustFailure:
-            if record.errorKind == .insecureRedirect {
-                // An https:// target sent to http://: a trust problem even though its certificate was fine.
-                var message = "insecure redirect on \(endpoint)"
+            if let kind = record.errorKind, kind == .insecureRedirect || kind == .starttlsUnavailable {
+                // An https:// target sent to http://, or a STARTTLS target left in plaintext (not offered, refused,
+                // perhaps stripped on the way): a trust problem even though no certificate was wrong.
+                var message = "\(kind == .insecureRedirect ? "insecure redirect" : "STARTTLS unavailable") on \(endpoint)"
                 if let detail = firstLine(record.errorMessage) { message += ": \(detail)" }
-                return .bad(message: message, fingerprint: "insecureRedirect|" + fingerprint(record, context: context))
+                return .bad(message: message, fingerprint: "\(kind.rawValue)|" + fingerprint(record, context: context))
             }
             let reason: String
             switch record.trustVerdict {
@@ -82,7 +83,7 @@ enum AlertObservation: Equatable {
     static func failureCause(_ record: ProbeRecord, context: AlertContext, now: Timestamp) -> AlertRuleKind? {
         guard record.outcome == .failed, let kind = record.errorKind else { return nil }
         switch kind {
-        case .insecureRedirect:
+        case .insecureRedirect, .starttlsUnavailable:
             return .trustFailure
         case .trust:
             if record.pinVerdict?.isMismatch == true { return .pinMismatch }

@@ -4,7 +4,7 @@ import Foundation
 public struct FeedSection: ConfigSection, Equatable {
     public static let key = "feed"
     public static let allowedKeys = ["listen", "token", "token_file", "max_connections", "idle_timeout",
-                                     "max_event_subscribers", "tls"]
+                                     "max_event_subscribers", "tls", "public_status"]
 
     /// Address and port to bind; 127.0.0.1:9337 unless configured.
     public var listen: ListenAddress
@@ -18,6 +18,8 @@ public struct FeedSection: ConfigSection, Equatable {
     public var maxEventSubscribers: Int
     /// HTTPS on the feed; nil: plain HTTP.
     public var tls: FeedTLSSettings?
+    /// `public_status: true` serves the status page, badges and a redacted status document without the token.
+    public var publicStatus = false
 
     public init() {
         self.init(listen: ListenAddress(host: "127.0.0.1", port: 9337), token: nil)
@@ -45,6 +47,7 @@ public struct FeedSection: ConfigSection, Equatable {
         if let value = mapping["idle_timeout"] { idleTimeout = try value.duration(minimum: .seconds(1)) }
         if let value = mapping["max_event_subscribers"] { maxEventSubscribers = try value.int(in: 1...100_000) }
         if let value = mapping["tls"] { tls = try FeedTLSSettings(reading: value) }
+        if let value = mapping["public_status"] { publicStatus = try value.bool() }
         if maxEventSubscribers >= maxConnections, let value = mapping["max_event_subscribers"] ?? mapping["max_connections"] {
             throw value.error("max_event_subscribers (\(maxEventSubscribers)) must be below max_connections (\(maxConnections)): "
                               + "event streams would take every connection and /healthz could not be reached")

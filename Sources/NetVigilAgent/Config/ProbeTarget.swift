@@ -56,7 +56,7 @@ public struct ProbeTarget: Sendable {
     public static func endpoint(of url: String) -> String {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               let host = components.host?.lowercased() else { return "" }
-        let defaultPort = scheme == "https" ? 443 : 80
+        let defaultPort = ServiceScheme(name: scheme)?.defaultPort ?? (scheme == "https" ? 443 : 80)
         let port = components.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
         let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
@@ -66,6 +66,6 @@ public struct ProbeTarget: Sendable {
     /// Whether a reloaded target can keep running as it is.
     public func isEquivalent(to other: ProbeTarget) -> Bool { fingerprint == other.fingerprint }
 
-    /// Whether the target uses TLS.
-    public var isTLS: Bool { request.url.scheme?.lowercased() == "https" }
+    /// Whether the target uses TLS (https:// and every `ServiceScheme`).
+    public var isTLS: Bool { request.url.scheme?.lowercased() == "https" || ServiceScheme(url: request.url) != nil }
 }

@@ -9,7 +9,7 @@ import Synchronization
 public struct TLSSettings: Sendable {
     /// Policy keys, accepted in a target's `tls:` and in `tls_policies:` entries.
     static let policyKeys = ["pinning", "pins", "pinned_certificates", "allow_invalid_certificates",
-                             "validates_domain_name", "report_only", "pins_expire"]
+                             "validates_domain_name", "report_only", "pins_expire", "validation"]
     /// Keys that only make sense per target (one trust store and TLS setup per probe).
     static let connectionKeys = ["ca", "system_roots", "min_version"]
 
@@ -121,6 +121,10 @@ public struct TLSSettings: Sendable {
             }
             pinsExpire = date
         }
+        var validation = ValidationProfile.default
+        if let item = mapping["validation"] {
+            validation = ValidationProfile(rawValue: try item.oneOf(ValidationProfile.allCases.map(\.rawValue))) ?? .default
+        }
         do {
             return try SecurityPolicy(
                 pinning: mode,
@@ -128,7 +132,7 @@ public struct TLSSettings: Sendable {
                 validatesDomainName: try mapping["validates_domain_name"]?.bool() ?? true,
                 pinnedCertificates: certificates, pins: pins,
                 reportOnly: try mapping["report_only"]?.bool() ?? false,
-                pinsExpire: pinsExpire)
+                pinsExpire: pinsExpire, validation: validation)
         } catch {
             throw mapping.owner.error("\(error)")
         }

@@ -103,14 +103,16 @@ public struct TargetsSection: Sendable {
         let urlValue = try mapping.required("url")
         let urlText = try urlValue.nonEmptyString()
         guard let components = URLComponents(string: urlText), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let rawHost = components.host, !rawHost.isEmpty else {
-            throw urlValue.error("expected an http:// or https:// URL with a host")
+              scheme == "http" || scheme == "https" || ServiceScheme(name: scheme) != nil, let rawHost = components.host,
+              !rawHost.isEmpty else {
+            throw urlValue.error("expected an http:// or https:// URL with a host, or a TLS service URL (\(serviceSchemeList))")
         }
+        let service = ServiceScheme(name: scheme)
         guard components.user == nil, components.password == nil else {
             throw urlValue.error("credentials in the URL are not accepted; use basic_auth: { user, password_file }")
         }
         let host = rawHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        let port = components.port ?? (scheme == "https" ? 443 : 80)
+        let port = components.port ?? service?.defaultPort ?? (scheme == "https" ? 443 : 80)
 
         let interval = try mapping["interval"]?.duration(minimum: .milliseconds(100)) ?? defaultInterval
         let timeout = try mapping["timeout"]?.duration(minimum: .milliseconds(100)) ?? defaultTimeout
@@ -159,11 +161,15 @@ public struct TargetsSection: Sendable {
             }
         }
         let request: ProbeRequest
-        do {
-            request = try RequestSerializer(version: NetVigilVersion.current).request(
-                method: method, url: urlText, parameters: parameters, headers: headers, jsonBody: jsonBody)
-        } catch {
-            throw item.error(Self.describe(error))
+        if let service {
+            request = try serviceRequest(service, url: urlText, components: components, mapping: mapping, urlValue: urlValue)
+        } else {
+            do {
+                request = try RequestSerializer(version: NetVigilVersion.current).request(
+                    method: method, url: urlText, parameters: parameters, headers: headers, jsonBody: jsonBody)
+            } catch {
+                throw item.error(Self.describe(error))
+            }
         }
 
         var serializer = ResponseSerializer.http
@@ -197,7 +203,7 @@ public struct TargetsSection: Sendable {
                 expectations.maxResponseTime = try value.duration(minimum: .milliseconds(1)).inSeconds
             }
             if let value = expect["min_cert_validity"] {
-                guard scheme == "https" else { throw value.error("min_cert_validity needs an https:// URL") }
+                guard scheme != "http" else { throw value.error("min_cert_validity needs a TLS URL (https:// or a service scheme)") }
                 expectations.minCertificateValidity = try value.duration(minimum: .seconds(1)).inSeconds
             }
         }
@@ -205,7 +211,7 @@ public struct TargetsSection: Sendable {
         var tls = TLSSettings()
         if let tlsValue = mapping["tls"] {
             tls = try TLSSettings(reading: tlsValue)
-            if scheme != "https", tls.policy != nil || tls.trustStore != nil || tls.clientIdentity != nil {
+            if scheme == "http", tls.policy != nil || tls.trustStore != nil || tls.clientIdentity != nil {
                 throw tlsValue.error("tls settings need an https:// URL (redirect hops use tls_policies)")
             }
         }

@@ -10,6 +10,7 @@ extension AgentMetrics {
         public static let tlsPinMatch = "netvigil_tls_pin_match"
         public static let tlsEarliestCertExpiry = "netvigil_tls_earliest_cert_expiry_timestamp_seconds"
         public static let tlsServedKeyInfo = "netvigil_tls_served_key_info"
+        public static let tlsFindings = "netvigil_tls_findings"
         public static let probesTotal = "netvigil_probes_total"
         public static let reachabilityStatus = "netvigil_reachability_status"
         public static let reachabilityFlag = "netvigil_reachability_flag"
@@ -61,6 +62,9 @@ extension AgentMetrics {
         MetricDescription(
             name: Name.tlsServedKeyInfo, kind: .gauge, labels: ["target", "pin"],
             help: "Always 1; pin is the SPKI pin (sha256/...) of the leaf key the server sent in the last probe that got a chain."),
+        MetricDescription(
+            name: Name.tlsFindings, kind: .gauge, labels: ["target"],
+            help: "Baseline Requirements findings of the chain the server sent in the last probe (warnings; the verdict is unchanged)."),
         MetricDescription(
             name: Name.probesTotal, kind: .counter, labels: ["target", "outcome"],
             help: "Probes finished, by outcome (ok, failed, skipped)."),

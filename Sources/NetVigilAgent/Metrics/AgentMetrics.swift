@@ -26,7 +26,7 @@ public final class AgentMetrics: Sendable {
 
     private static let probeMetricNames: Set<String> = [
         Name.probeSuccess, Name.probeSkipped, Name.probeDuration, Name.probeHTTPStatusCode, Name.probeHTTPVersion, Name.tlsTrusted,
-        Name.tlsPinMatch, Name.tlsEarliestCertExpiry, Name.tlsServedKeyInfo, Name.probesTotal,
+        Name.tlsPinMatch, Name.tlsEarliestCertExpiry, Name.tlsServedKeyInfo, Name.tlsFindings, Name.probesTotal,
     ]
     private static let reachabilityMetricNames: Set<String> = [Name.reachabilityStatus, Name.reachabilityFlag]
 
@@ -75,8 +75,9 @@ public final class AgentMetrics: Sendable {
 
     /// Records one finished probe of `target` (also a skipped one). `labels` follow the series' own labels
     /// (`ProbeTarget.seriesLabels`: `endpoint` and the configured labels); when they differ from the previous
-    /// probe's (a reload changed them), the target's series with the old labels are removed first.
-    public func probeFinished(target: String, labels: [(String, String)] = [], record: ProbeRecord) {
+    /// probe's (a reload changed them), the target's series with the old labels are removed first. `findings` is the
+    /// number of Baseline Requirements findings of the served chain (nil without a TLS verdict).
+    public func probeFinished(target: String, labels: [(String, String)] = [], record: ProbeRecord, findings: Int? = nil) {
         let targetLabel = ("target", target)
         state.withLock { state in
             let flat = labels.flatMap { [$0.0, $0.1] }
@@ -107,6 +108,8 @@ public final class AgentMetrics: Sendable {
             for (phase, value) in zip(Self.phases, milliseconds) {
                 setGauge(Name.probeDuration, [targetLabel, ("phase", phase)], (value ?? 0) / 1_000)
             }
+            // Only STARTTLS-style targets (smtp://, ldap://, postgres://, ...) have this phase.
+            setOrRemoveGauge(Name.probeDuration, [targetLabel, ("phase", "starttls")], timings.starttls.map { $0 / 1_000 })
             setGauge(Name.probeHTTPStatusCode, [targetLabel], Double(record.httpStatus ?? 0))
             setGauge(Name.probeHTTPVersion, [targetLabel], Self.httpVersionValue(record.httpVersion))
             setOrRemoveGauge(Name.tlsTrusted, [targetLabel], Self.trustedValue(record.trustVerdict))
@@ -120,6 +123,7 @@ public final class AgentMetrics: Sendable {
             }
             for key in stale { state.gauges.removeValue(forKey: key)?.destroy() }
             if let pin { setGauge(Name.tlsServedKeyInfo, [targetLabel, ("pin", pin)], 1) }
+            setOrRemoveGauge(Name.tlsFindings, [targetLabel], findings.map(Double.init))
         }
     }
 

@@ -37,10 +37,12 @@ public struct ProbePipeline: Sendable {
     public func run(_ target: ProbeTarget) async -> ProbeRecord {
         let evaluation = await hostReachability(target)
         let record: ProbeRecord
+        var findings: Int? = nil
         if let evaluation, evaluation.status == .notReachable {
             record = Self.skipped(target, evaluation: evaluation)
         } else {
             let result = await prober.probe(target.request, configuration: target.configuration)
+            findings = result.trustVerdict == nil ? nil : result.findings.count
             if let error = result.error, error.kind == .resourceExhausted {
                 // The agent's own problem (descriptors, memory): say so loudly, never blame the target.
                 logger.error("probe not run: the agent is out of resources", metadata: ["target": "\(target.name)", "error": "\(error.message)"])
@@ -74,7 +76,7 @@ public struct ProbePipeline: Sendable {
             logger.error("probe result not stored: the store writer has shut down", metadata: ["target": "\(target.name)"])
         }
         states.record(record)
-        metrics?.probeFinished(target: target.name, labels: target.seriesLabels, record: record)
+        metrics?.probeFinished(target: target.name, labels: target.seriesLabels, record: record, findings: findings)
         events.publish(.probe(record))
         for event in decision.events { events.publish(.alert(event)) }
         if record.outcome == .failed {

@@ -19,7 +19,7 @@ struct PinCommand: AsyncParsableCommand {
             `pins:` in policies. Exit codes: 66 missing or unreadable file, 65 not a certificate, key or CSR, 64 usage.
             """)
 
-    @Argument(help: "Certificate, key or CSR files, directories of certificates, or https://HOST[:PORT].")
+    @Argument(help: "Certificate, key or CSR files, directories of certificates, https://HOST[:PORT], or a TLS service URL (smtp://HOST, ldap://HOST, postgres://HOST, tls://HOST:PORT, ...).")
     var files: [String]
 
     @Option(name: .long, help: "Extra trust anchors for https:// targets (repeatable).")
@@ -78,7 +78,7 @@ struct PinCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("give at least one certificate, key or CSR FILE, or https://HOST") }
+        if files.isEmpty { throw ValidationError("give at least one certificate, key or CSR FILE, https://HOST or TLS service URL") }
         if json && pem { throw ValidationError("--json and --pem exclude each other") }
     }
 
@@ -87,7 +87,7 @@ struct PinCommand: AsyncParsableCommand {
             var perFile: [(file: String, entries: [Entry])] = []
             let identity = try clientCertificateOptions.identity(warn: { printError("warning: \($0)") })
             for file in files {
-                let items = file.lowercased().hasPrefix("https://")
+                let items = file.lowercased().hasPrefix("https://") || URL(string: file).flatMap(ServiceScheme.init(url:)) != nil
                     ? try await Self.servedChain(file, ca: ca, clientIdentity: identity).map(Entry.Item.certificate)
                     : try Self.items(file)
                 perFile.append((file, items.enumerated().map { Entry(file: file, index: $0.offset, item: $0.element) }))
@@ -136,10 +136,14 @@ struct PinCommand: AsyncParsableCommand {
     /// not (exit 1 when no chain arrives).
     static func servedChain(_ url: String, ca: [String], clientIdentity: ClientIdentity? = nil) async throws -> [Certificate] {
         let request: ProbeRequest
-        do {
-            request = try RequestSerializer().request(method: .HEAD, url: url)
-        } catch {
-            throw CLIFailure(.usage, "\(error)")
+        if let parsed = URL(string: url), ServiceScheme(url: parsed) != nil {
+            request = ProbeRequest(url: parsed)  // a TLS service: its negotiation, then the served chain
+        } else {
+            do {
+                request = try RequestSerializer().request(method: .HEAD, url: url)
+            } catch {
+                throw CLIFailure(.usage, "\(error)")
+            }
         }
         let store = try TrustPolicyOptions.trustStore(systemRoots: true, ca: ca)
         var configuration = ProbeConfiguration(trustStore: store, timeout: 10, maxRedirects: 0)

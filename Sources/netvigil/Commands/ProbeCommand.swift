@@ -22,7 +22,7 @@ struct ProbeCommand: AsyncParsableCommand {
             78 bad configuration.
             """)
 
-    @Argument(help: "http:// or https:// URL (or give --config and --target).")
+    @Argument(help: "http://, https:// or TLS service URL: tls://HOST:PORT, smtp://, submission://, smtps://, imap://, imaps://, pop3://, pop3s://, ldap://, ldaps://, postgres:// (or give --config and --target).")
     var url: String?
 
     @OptionGroup var targetOptions: ConfiguredTargetOptions
@@ -154,11 +154,15 @@ struct ProbeCommand: AsyncParsableCommand {
             target += (url.contains("?") ? "&" : "?") + encoded
         }
         let request: ProbeRequest
-        do {
-            request = try RequestSerializer(version: NetVigilVersion.current).request(
-                method: httpMethod, url: target, parameters: try Self.pairs(form, option: "--form"), headers: headers, jsonBody: body)
-        } catch {
-            throw CLIFailure(.usage, "\(error)")
+        if let service = URL(string: url).flatMap(ServiceScheme.init(url:)) {
+            request = try serviceRequest(url, scheme: service)
+        } else {
+            do {
+                request = try RequestSerializer(version: NetVigilVersion.current).request(
+                    method: httpMethod, url: target, parameters: try Self.pairs(form, option: "--form"), headers: headers, jsonBody: body)
+            } catch {
+                throw CLIFailure(.usage, "\(error)")
+            }
         }
 
         let timeoutSeconds = try timeoutOverride() ?? 10

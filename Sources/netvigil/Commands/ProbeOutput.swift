@@ -8,7 +8,7 @@ enum ProbeOutput {
         if let error = result.error {
             lines.append("FAILED \(error.kind.rawValue): \(error.message)")
         } else {
-            lines.append("OK \(result.status.map(String.init) ?? "")")
+            lines.append("OK \(result.status.map(String.init) ?? result.details.scheme ?? "")")
         }
         lines.append("url: \(result.url)" + (result.finalURL != result.url ? "  →  \(result.finalURL)" : ""))
         if let status = result.status {
@@ -16,7 +16,7 @@ enum ProbeOutput {
                          + "  redirects: \(result.redirects.count)  address: \(result.resolvedAddress ?? "-")")
         }
         let phases: [(String, Double?)] = [("resolve", result.timings.resolve), ("connect", result.timings.connect),
-                                           ("proxy", result.timings.proxy),
+                                           ("proxy", result.timings.proxy), ("starttls", result.timings.starttls),
                                            ("tls", result.timings.tls), ("processing", result.timings.processing),
                                            ("transfer", result.timings.transfer), ("total", result.timings.total)]
         let total = max(result.timings.total ?? 1, 0.001)

@@ -56,7 +56,9 @@ struct StatusTable {
         let pin = last?["pin_verdict"] as? String ?? "-"
         let days = (last?["certificate_days_left"] as? Int).map(String.init) ?? "-"
         let alerts = (target["firing_alerts"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
-        let reason = last?["error_kind"] as? String ?? "-"
+        // An up target with nothing to note has no reason (the page's "HTTP 200" is the HTTP column here).
+        let words = StatusReason.words(for: target)
+        let reason = status == "up" && (words.hasPrefix("HTTP ") || words == "responding") ? "-" : words
         return [target["name"] as? String ?? "?", status, age, http, pin, days, alerts.isEmpty ? "-" : alerts.joined(separator: ","), reason]
     }
 
@@ -88,7 +90,8 @@ struct StatusTable {
         return formatter.date(from: text)
     }
 
-    /// `4s ago`, `3m ago`, `2h ago`, `5d ago` (`just now` under a second, `in the future` for clock skew).
+    /// `4 s ago`, `3 min ago`, `3 h 12 min ago`, `9 days ago` (`just now` under a second, `in the future` for clock
+    /// skew).
     static func age(of date: Date, now: Date) -> String {
         let seconds = now.timeIntervalSince(date)
         if seconds < -1 { return "in the future" }
@@ -96,14 +99,15 @@ struct StatusTable {
         return duration(seconds) + " ago"
     }
 
-    /// The largest whole unit: `45s`, `12m`, `3h`, `9d`.
+    /// As the status page says it: `45 s`, `3 min`, `3 h 12 min`, `9 days` (`2 days 5 h` under a week).
     static func duration(_ seconds: Double) -> String {
-        let whole = Int(seconds)
-        switch whole {
-        case ..<60: return "\(whole)s"
-        case ..<3_600: return "\(whole / 60)m"
-        case ..<86_400: return "\(whole / 3_600)h"
-        default: return "\(whole / 86_400)d"
-        }
+        let whole = max(0, Int(seconds.rounded()))
+        if whole < 90 { return "\(whole) s" }
+        let minutes = Int((Double(whole) / 60).rounded())
+        if minutes < 60 { return "\(minutes) min" }
+        let hours = minutes / 60
+        if hours < 48 { return "\(hours) h" + (minutes % 60 > 0 ? " \(minutes % 60) min" : "") }
+        let days = hours / 24
+        return "\(days) days" + (days < 7 && hours % 24 > 0 ? " \(hours % 24) h" : "")
     }
 }

@@ -22,7 +22,10 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The served chain (PEM bundle or DER), leaf first.")
     var chain: String
 
-    @Option(name: .long, help: "Host name or IP address to check the leaf against (default with --target: its host).")
+    @Option(name: .long, help: "Extra intermediates (PEM bundle or DER) to build the path with, besides the served chain.")
+    var untrusted: [String] = []
+
+    @Option(name: .long, help: "Host name or IP address to check the leaf against (default with --target: its host; not needed with --no-validate-domain-name).")
     var host: String?
 
     @OptionGroup var targetOptions: ConfiguredTargetOptions
@@ -54,6 +57,8 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
                 return date
             }
             let served = try TrustOutput.loadCertificates(chain, option: "--chain")
+            var extra: [Certificate] = []
+            for path in untrusted { extra += try TrustOutput.loadCertificates(path, option: "--untrusted") }
             let (host, policy, store) = try setting(pinsExpire: expiry)
             let evaluator: ServerTrustEvaluator
             do {
@@ -64,7 +69,7 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
             if !json {
                 for warning in policy.warnings { printError("warning: \(warning)") }
             }
-            let evaluation = evaluator.evaluate(servedChain: served, host: host, at: date)
+            let evaluation = evaluator.evaluate(servedChain: served, host: host, at: date, untrusted: extra)
             if json {
                 print(try TrustOutput.json(evaluation.report), terminator: "")
             } else {
@@ -75,9 +80,14 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
     }
 
     /// Host, policy and anchors: from the options, or from `--target` of `--config`.
-    private func setting(pinsExpire: Date?) throws -> (String, SecurityPolicy, TrustStore) {
+    private func setting(pinsExpire: Date?) throws -> (String?, SecurityPolicy, TrustStore) {
         guard targetOptions.isGiven else {
-            guard let host else { throw CLIFailure(.usage, "give --host NAME, or --config FILE --target NAME") }
+            if host == nil && policyOptions.noValidateDomainName {
+                return (nil, try policyOptions.policy(pinsExpire: pinsExpire), try policyOptions.trustStore())
+            }
+            guard let host else {
+                throw CLIFailure(.usage, "give --host NAME (or --no-validate-domain-name), or --config FILE --target NAME")
+            }
             return (host, try policyOptions.policy(pinsExpire: pinsExpire), try policyOptions.trustStore())
         }
         let probeTarget = try targetOptions.find()
@@ -91,7 +101,7 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
         return (checked, policies.entry(for: checked)?.policy ?? policies.defaultPolicy, probeTarget.configuration.trustStore)
     }
 
-    func render(_ evaluation: TrustEvaluation, host: String, policy: SecurityPolicy) -> String {
+    func render(_ evaluation: TrustEvaluation, host: String?, policy: SecurityPolicy) -> String {
         var lines: [String] = []
         switch evaluation.verdict {
         case .trusted:
@@ -99,8 +109,8 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
         case .untrusted(let reason):
             lines.append("verdict: untrusted (\(reason.kind))")
         }
-        lines.append("host: \(host)    at: \(evaluation.evaluatedAt.formatted(.iso8601))    pinning: \(policy.pinning.rawValue)"
-                     + (policy.reportOnly ? " (report-only)" : "") + "    pins: \(evaluation.pinVerdict.rawValue)")
+        lines.append("host: \(host ?? "(not checked)")    at: \(evaluation.evaluatedAt.formatted(.iso8601))    pinning: \(policy.pinning.rawValue)"
+                     + "    validation: \(policy.validation.rawValue)" + (policy.reportOnly ? " (report-only)" : "") + "    pins: \(evaluation.pinVerdict.rawValue)")
         lines.append("")
         lines.append(evaluation.message)
         lines.append("")
@@ -108,6 +118,10 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
         lines += evaluation.servedChain.enumerated().map { TrustOutput.describe($0.element, index: $0.offset, at: evaluation.evaluatedAt) }
         lines.append("validated chain:" + (evaluation.validatedChain.isEmpty ? " (none)" : ""))
         lines += evaluation.validatedChain.enumerated().map { TrustOutput.describe($0.element, index: $0.offset, at: evaluation.evaluatedAt) }
+        if !evaluation.findings.isEmpty {
+            lines.append("findings (Baseline Requirements; the verdict is unchanged):")
+            lines += evaluation.findings.map { "  [\($0.certificate)] \($0.code): \($0.message)" }
+        }
         if !evaluation.pins.configured.isEmpty {
             lines.append("configured pins:")
             lines += evaluation.pins.configured.map { pin in

@@ -32,12 +32,16 @@ struct TrustPolicyOptions: ParsableArguments {
     @Flag(name: .long, help: "Report pin mismatches without failing.")
     var reportOnly = false
 
+    @Option(name: .long, help: "Validation profile: webpki (browser-grade, default) or rfc5280 (OpenSSL strict).")
+    var validation: ValidationProfile?
+
     /// The options given on the command line, by name (they conflict with a configured target's policy).
     var givenOptions: [String] {
         let given: [(String, Bool)] = [
             ("--ca", !ca.isEmpty), ("--no-system-roots", noSystemRoots), ("--pinning", pinning != nil), ("--pin", !pin.isEmpty),
             ("--pin-cert", !pinCert.isEmpty), ("--allow-invalid-certificates", allowInvalidCertificates),
             ("--no-validate-domain-name", noValidateDomainName), ("--report-only", reportOnly),
+            ("--validation", validation != nil),
         ]
         return given.filter(\.1).map(\.0)
     }
@@ -60,7 +64,8 @@ struct TrustPolicyOptions: ParsableArguments {
         do {
             return try SecurityPolicy(pinning: mode, allowInvalidCertificates: allowInvalidCertificates,
                                       validatesDomainName: !noValidateDomainName, pinnedCertificates: pinned,
-                                      pins: pins, reportOnly: reportOnly, pinsExpire: pinsExpire)
+                                      pins: pins, reportOnly: reportOnly, pinsExpire: pinsExpire,
+                                      validation: validation ?? .default)
         } catch {
             throw CLIFailure(.usage, "policy: \(error)")
         }
@@ -85,3 +90,5 @@ struct TrustPolicyOptions: ParsableArguments {
         }
     }
 }
+
+extension ValidationProfile: ExpressibleByArgument {}

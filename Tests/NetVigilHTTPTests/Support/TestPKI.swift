@@ -2,7 +2,8 @@ import Foundation
 import NetVigilTestSupport
 
 /// The HTTP tests' PKI: two `LoopbackPKI`s, the test CA and an unrelated CA, each with one leaf for
-/// localhost / *.localhost / 127.0.0.1. Files are named as the tests use them: `ca.crt`, `ca-leaf.crt`,
+/// localhost / 127.0.0.1 (no `*.localhost`: a wildcard over a public suffix, which the webpki profile refuses).
+/// Files are named as the tests use them: `ca.crt`, `ca-leaf.crt`,
 /// `ca-leaf.key`, `other.crt`, `other-leaf.crt`, `other-leaf.key`; other names are scratch files beside them.
 final class TestPKI: @unchecked Sendable {
     static let shared: TestPKI = {
@@ -26,7 +27,7 @@ final class TestPKI: @unchecked Sendable {
         for name in ["ca", "other"] {
             authorities[name] = try LoopbackPKI(in: try TemporaryDirectory(), caName: "netvigil \(name) test CA",
                                                 leaves: [("leaf", "/CN=localhost")],
-                                                subjectAltName: "DNS:localhost,DNS:*.localhost,IP:127.0.0.1")
+                                                subjectAltName: "DNS:localhost,IP:127.0.0.1")
         }
         self.authorities = authorities
     }

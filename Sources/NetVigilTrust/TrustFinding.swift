@@ -1,0 +1,27 @@
+import Foundation
+
+/// Something a served certificate does that the CA/Browser Forum Baseline Requirements forbid but clients accept:
+/// reported, never a reason to distrust. `code` names the rule as zlint does.
+public struct TrustFinding: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// How much it matters; every finding is a warning (the verdict does not change).
+    public enum Severity: String, Sendable, Hashable, Codable {
+        case warning
+    }
+
+    /// The zlint-style rule code, e.g. `e_tls_server_cert_valid_time_longer_than_398_days`.
+    public let code: String
+    public let severity: Severity
+    /// Index in the served chain (0 = leaf).
+    public let certificate: Int
+    /// What is wrong and what to do, naming the rule's source.
+    public let message: String
+
+    public init(code: String, certificate: Int, message: String, severity: Severity = .warning) {
+        self.code = code
+        self.severity = severity
+        self.certificate = certificate
+        self.message = message
+    }
+
+    public var description: String { "\(severity.rawValue) \(code) (certificate \(certificate)): \(message)" }
+}
