@@ -35,7 +35,7 @@ APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config publicsuffix
 # split debug symbols, squid (the proxy tests), pip (for PIP_TEST) and python3-cryptography (the webpki test chains).
 APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus prometheus-alertmanager systemd util-linux \
 	dpkg dpkg-dev lintian chromium gdb binutils squid python3-pip python3-cryptography postfix dovecot-imapd dovecot-pop3d \
-	slapd ldap-utils postgresql
+	slapd ldap-utils postgresql nghttp2-server
 # Test tools from PyPI: mitmproxy's mitmdump, the TLS-intercepting proxy of the proxy tests.
 PIP_TEST := mitmproxy
 

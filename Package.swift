@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
@@ -111,6 +112,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ]
         ),
         // MARK: Reachability
@@ -210,6 +213,9 @@ let package = Package(
                 "COpenSSL", "NetVigilHTTP", "NetVigilTrust", "NetVigilAgent", "NetVigilProbeModel", "NetVigilStore",
                 "NetVigilTestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ]
         ),
         .testTarget(name: "NetVigilReachabilityTests", dependencies: ["NetVigilReachability", "CNetlink", "NetVigilTestSupport"]),

@@ -3,6 +3,7 @@
 //   swift build -c release --product ProbeBenchmarks
 //   ProbeBenchmarks single     --url https://127.0.0.1:18490/ --ca ca.pem [--runs 200] [--warmup 10]
 //   ProbeBenchmarks throughput --url https://127.0.0.1:18490/ --ca ca.pem --concurrency 16 [--seconds 20] [--warmup 2]
+//   (every mode takes --http-version auto|1.1|2, default auto)
 //   ProbeBenchmarks rss        --url https://127.0.0.1:18490/ --ca ca.pem [--probes 10000] [--concurrency 1]
 //                              [--expect-failure] [--timeout 10] [--max-growth-mb 2] [--baseline 100]
 //   ProbeBenchmarks fanout     --url https://127.0.0.1:18490/ --ca ca.pem [--addresses 127.0.0.1,...] [--rounds 5] [--ticks 200]
@@ -276,7 +277,12 @@ do {
 } catch {
     fail("--ca: \(error)")
 }
-let configuration = ProbeConfiguration(trustStore: trustStore, timeout: Double(argument("--timeout", default: "10")) ?? 10)
+var configuration = ProbeConfiguration(trustStore: trustStore, timeout: Double(argument("--timeout", default: "10")) ?? 10)
+// --http-version auto|1.1|2 (default auto, as the daemon): HTTP/2 is spoken when the server selects h2.
+guard let httpVersion = HTTPVersionPreference(rawValue: argument("--http-version", default: "auto")) else {
+    fail("--http-version: want auto, 1.1 or 2")
+}
+configuration.httpVersion = httpVersion
 let request: ProbeRequest
 if let parsed = URL(string: url), ServiceScheme(url: parsed) != nil {
     request = ProbeRequest(url: parsed)  // tls://, smtp://, ...: the service's negotiation, TLS, trust, goodbye

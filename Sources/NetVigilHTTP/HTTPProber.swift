@@ -148,6 +148,7 @@ public struct HTTPProber: Sendable {
             throw ProbeError(.invalidRequest, "invalid URL \(request.url.absoluteString)")
         }
         let usesTLS = scheme == "https"
+        if configuration.httpVersion == .http2, !usesTLS { throw Self.http2Unavailable(url: request.url) }
         let port = request.url.port ?? (usesTLS ? 443 : 80)
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         // Through a proxy the proxy is resolved and connected to; its failures never lead to a direct connection.
@@ -267,6 +268,8 @@ public struct HTTPProber: Sendable {
         let body = request.body
         let tlsConfiguration = configuration.tlsConfiguration(for: host)
         let maxBody = configuration.maxBodyBytes
+        let requiresHTTP2 = configuration.httpVersion == .http2
+        let offersHTTP2 = usesTLS && tlsConfiguration.alpnProtocols.contains(HTTPVersionPreference.http2ALPN)
         recorder.connectStart = .now()
         if route != nil {
             recorder.proxied = true
@@ -278,7 +281,8 @@ public struct HTTPProber: Sendable {
             .channelInitializer { channel in
                 do {
                     let collector = ResponseCollector(head: head, body: body, maxBodyBytes: maxBody, deadline: deadline,
-                                                      usesTLS: usesTLS, promise: promise, recorder: recorder)
+                                                      usesTLS: usesTLS, promise: promise, recorder: recorder,
+                                                      start: offersHTTP2 ? .afterNegotiation : .whenActive)
                     if let route, route.tunnels {
                         try channel.pipeline.syncOperations.addHandler(ProxyConnectHandler(
                             host: host, port: port, proxy: route.proxy, answerTimeout: connectLimit, recorder: recorder))
@@ -290,8 +294,15 @@ public struct HTTPProber: Sendable {
                         }
                         try channel.pipeline.syncOperations.addHandler(tls)
                     }
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes)
-                    try channel.pipeline.syncOperations.addHandler(collector)
+                    if offersHTTP2 {
+                        try Self.addNegotiatedHTTP(to: channel, collector: collector, requiresHTTP2: requiresHTTP2, promise: promise) {
+                            ResponseCollector(head: head, body: body, maxBodyBytes: maxBody, deadline: deadline, usesTLS: true,
+                                              promise: promise, recorder: recorder, start: .onStream)
+                        }
+                    } else {
+                        try channel.pipeline.syncOperations.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes)
+                        try channel.pipeline.syncOperations.addHandler(collector)
+                    }
                     return channel.eventLoop.makeSucceededVoidFuture()
                 } catch {
                     return channel.eventLoop.makeFailedFuture(error)

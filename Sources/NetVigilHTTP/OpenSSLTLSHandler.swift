@@ -1,4 +1,5 @@
 import NIOCore
+import NIOTLS
 
 /// A TLS handler (a probe's client side, or the feed's server side): moves ciphertext between the channel and an `OpenSSLConnection`, plaintext between the
 /// connection and the handlers after it, and turns the connection's results into channel events.
@@ -6,7 +7,8 @@ import NIOCore
 /// Application writes are buffered until the handshake completed **and** `trustDecision` accepted the served chain:
 /// an untrusted server never receives a request byte. Closing sends close_notify. Errors reach `errorCaught` as
 /// `TLSHandlerError`: `handshakeFailed` / `closedDuringHandshake` / `untrusted` before the first application byte,
-/// `postHandshakeFailed` after.
+/// `postHandshakeFailed` after. Once the chain is trusted it fires `TLSUserEvent.handshakeCompleted` with the
+/// ALPN protocol (as NIOSSL does), before any plaintext is read: an ALPN handler after it picks HTTP/2 or HTTP/1.1.
 final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -105,10 +107,12 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func handshakeCompleted(context: ChannelHandlerContext) {
         var refusal: ProbeError? = nil
+        var alpn: String? = nil
         if trustDecision != nil || onHandshake != nil {
             let info = connection.sessionInfo()
             onHandshake?(info)
             refusal = trustDecision?(info)
+            alpn = info.alpn
         }
         if let refusal {
             // Nothing buffered is ever encrypted: drop it, say goodbye, close.
@@ -122,6 +126,11 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         state = .active
+        if trustDecision != nil {
+            // Writes made while handling the event (HTTP/2 preface, the request) go out with the client's last flight.
+            context.fireUserInboundEventTriggered(TLSUserEvent.handshakeCompleted(negotiatedProtocol: alpn))
+            guard state == .active else { return }
+        }
         encryptBuffered()
         writeCiphertext(context: context)
         readPlaintext(context: context)

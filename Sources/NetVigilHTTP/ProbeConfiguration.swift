@@ -34,6 +34,8 @@ public struct ProbeConfiguration: Sendable {
     public var responseSerializer: ResponseSerializer
     /// Extra checks.
     public var expectations: ProbeExpectations
+    /// HTTP versions offered over TLS (default `auto`: `h2, http/1.1`); see `tlsConfiguration(for:)`.
+    public var httpVersion: HTTPVersionPreference = .auto
     /// The HTTP proxy the probe goes through (nil: direct).
     public var proxy: ProxyConfiguration? = nil
     /// Addresses to connect to instead of resolving the URL's host (`connect_to`; nil: resolve).

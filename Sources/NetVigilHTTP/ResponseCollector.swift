@@ -7,6 +7,16 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundOut = HTTPClientRequestPart
 
+    /// When the request is written.
+    enum Start {
+        /// When the connection is active (HTTP/1.1; TLS holds it until the chain is trusted).
+        case whenActive
+        /// When ALPN chose HTTP/1.1 (`sendRequest(context:)`); the connection's events are recorded as usual.
+        case afterNegotiation
+        /// When its HTTP/2 stream is active: the connection, TLS included, is already up and recorded.
+        case onStream
+    }
+
     private let head: HTTPRequestHead
     private let body: [UInt8]
     private let maxBodyBytes: Int
@@ -14,12 +24,13 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
     private let promise: EventLoopPromise<HTTPResponse>
     private let recorder: HopRecorder
     private let usesTLS: Bool
+    private let start: Start
     private var response: HTTPResponse?
     private var timeoutTask: Scheduled<Void>?
     private var done = false
 
     init(head: HTTPRequestHead, body: [UInt8], maxBodyBytes: Int, deadline: NIODeadline, usesTLS: Bool,
-         promise: EventLoopPromise<HTTPResponse>, recorder: HopRecorder) {
+         promise: EventLoopPromise<HTTPResponse>, recorder: HopRecorder, start: Start = .whenActive) {
         self.head = head
         self.body = body
         self.maxBodyBytes = maxBodyBytes
@@ -27,6 +38,7 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
         self.usesTLS = usesTLS
         self.promise = promise
         self.recorder = recorder
+        self.start = start
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -46,9 +58,17 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        recorder.connectEnd = .now()
-        recorder.phase = usesTLS ? .tls : .processing
-        if !usesTLS { recorder.requestSent = .now() }
+        if start != .onStream {
+            recorder.connectEnd = .now()
+            recorder.phase = usesTLS ? .tls : .processing
+            if !usesTLS { recorder.requestSent = .now() }
+        }
+        if start != .afterNegotiation { sendRequest(context: context) }
+        context.fireChannelActive()
+    }
+
+    /// Writes the request (head, body, end) and flushes it.
+    func sendRequest(context: ChannelHandlerContext) {
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if !body.isEmpty {
             var buffer = context.channel.allocator.buffer(capacity: body.count)
@@ -56,7 +76,6 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        context.fireChannelActive()
     }
 
     /// Called by the TLS handler's handshake callback (same event loop).
@@ -72,7 +91,8 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
         case .head(let head):
             recorder.firstByte = .now()
             recorder.phase = .transfer
-            response = HTTPResponse(version: "HTTP/\(head.version.major).\(head.version.minor)", status: Int(head.status.code),
+            let version = head.version.major >= 2 ? "HTTP/\(head.version.major)" : "HTTP/\(head.version.major).\(head.version.minor)"
+            response = HTTPResponse(version: version, status: Int(head.status.code),
                                     headers: head.headers)
             if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > maxBodyBytes {
                 fail(ProbeError(.bodyTooLarge, "Content-Length \(length) exceeds the \(maxBodyBytes)-byte limit"), context: context)
@@ -136,7 +156,7 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
         case let error as HTTPParserError:
             return ProbeError(.httpProtocol, "invalid HTTP response: \(error)")
         default:
-            return ProbeError(.httpProtocol, "connection error: \(error)")
+            return http2ProbeError(for: error) ?? ProbeError(.httpProtocol, "connection error: \(error)")
         }
     }
 }

@@ -17,7 +17,7 @@ public struct TLSConfiguration: Sendable, Hashable {
 
     /// The lowest version offered (default TLS 1.2).
     public var minimumVersion: Version
-    /// ALPN protocols offered (default `http/1.1`).
+    /// ALPN protocols offered (default `http/1.1`; a probe sets them from `ProbeConfiguration.httpVersion`).
     public var alpnProtocols: [String]
 
     /// The client certificate (mTLS) presented when the server asks for one; nil presents none.

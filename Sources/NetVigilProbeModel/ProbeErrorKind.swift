@@ -14,7 +14,8 @@ public enum ProbeErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     case tlsHandshake
     /// The served chain was not trusted under the policy; `verdict` is the trust verdict. No request byte was sent.
     case trust
-    /// The response was not valid HTTP/1.x, or the connection closed before it was complete.
+    /// The response was not valid HTTP/1.x or HTTP/2 (a protocol error, a reset stream, a GOAWAY before the
+    /// response), or the connection closed before it was complete.
     case httpProtocol
     /// The status code is not acceptable.
     case status
@@ -40,6 +41,9 @@ public enum ProbeErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// The configured proxy refused or failed the request: a non-2xx answer to CONNECT (407, 403, 502, ...), a 407
     /// to an absolute-form request, or a malformed answer. The message names the status; nothing went direct.
     case proxy
+    /// The target requires HTTP/2 (`http_version: "2"`) and the server did not select `h2` in ALPN (or the URL is
+    /// http://); the chain was judged, no request was sent.
+    case http2Unavailable
     /// A STARTTLS-style target (smtp, submission, imap, pop3, ldap, postgres) did not offer or refused the upgrade
     /// to TLS (no STARTTLS/STLS capability, 454, an LDAP error, PostgreSQL's `N`): never a plaintext success.
     case starttlsUnavailable
@@ -55,7 +59,7 @@ public enum ProbeErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
         case .dns, .connectRefused, .connectTimeout, .connect, .tlsHandshake, .httpProtocol, .timeout: true
         case .invalidRequest, .trust, .status, .contentType, .expectation, .bodyTooLarge, .resourceExhausted,
              .insecureRedirect, .clientCertificateRequired, .clientCertificateRejected, .proxy, .starttlsUnavailable,
-             .protocolGreeting: false
+             .protocolGreeting, .http2Unavailable: false
         }
     }
 }

@@ -20,7 +20,7 @@ extension MetricsTests {
         XCTAssertEqual(e.samples[#"netvigil_probes_total{target="api",outcome="ok",\#(extra)}"#], 1)
         XCTAssertEqual(e.samples[#"netvigil_tls_pin_match{target="api",\#(extra)}"#], 1)
         let probeSeries = e.samples.keys.filter { $0.contains(#"target="api""#) }
-        XCTAssertEqual(probeSeries.count, 16)
+        XCTAssertEqual(probeSeries.count, 17)  // 16 + netvigil_probe_http_version
         for series in probeSeries { XCTAssertTrue(series.contains(extra), series) }
         XCTAssertEqual(e.series(named: "netvigil_build_info").count, 1, "agent-wide series carry no target labels")
 

@@ -126,6 +126,7 @@ final class MetricsTests: XCTestCase {
             XCTAssertEqual(value, seconds, accuracy: 1e-12, phase)
         }
         XCTAssertEqual(e.samples[#"netvigil_probe_http_status_code{target="api"}"#], 200)
+        XCTAssertEqual(e.samples[#"netvigil_probe_http_version{target="api"}"#], 1.1)
         XCTAssertEqual(e.samples[#"netvigil_tls_trusted{target="api"}"#], 1)
         XCTAssertEqual(e.samples[#"netvigil_tls_pin_match{target="api"}"#], 1)
         // The leaf expires first: min notAfter of the served chain, in seconds.
@@ -146,6 +147,7 @@ final class MetricsTests: XCTestCase {
         var e = try render(metrics)
         XCTAssertEqual(e.samples[#"netvigil_probe_success{target="api"}"#], 0)
         XCTAssertEqual(e.samples[#"netvigil_probe_http_status_code{target="api"}"#], 0)
+        XCTAssertEqual(e.samples[#"netvigil_probe_http_version{target="api"}"#], 0)
         XCTAssertEqual(e.samples[#"netvigil_probe_duration_seconds{target="api",phase="connect"}"#], 0.00025)
         XCTAssertEqual(e.samples[#"netvigil_probe_duration_seconds{target="api",phase="tls"}"#], 0)
         XCTAssertEqual(e.samples[#"netvigil_probe_duration_seconds{target="api",phase="processing"}"#], 0)
@@ -275,8 +277,8 @@ final class MetricsTests: XCTestCase {
             target: try ReachabilityTarget(parsing: "api"), flags: [.reachable]))
         let before = try render(metrics)
         let apiProbeSeries = before.samples.keys.filter { $0.contains(#"target="api""#) && !$0.hasPrefix("netvigil_reachability") }
-        // success, skipped, 6 phases, status code, trusted, pin, expiry, served key, 3 outcomes
-        XCTAssertEqual(apiProbeSeries.count, 16)
+        // success, skipped, 6 phases, status code, http version, trusted, pin, expiry, served key, 3 outcomes
+        XCTAssertEqual(apiProbeSeries.count, 17)
 
         metrics.agent.targetRemoved("api")
         let after = try render(metrics)
@@ -284,7 +286,7 @@ final class MetricsTests: XCTestCase {
                       "left: \(after.samples.keys.filter { $0.contains(#"target="api""#) })")
         XCTAssertEqual(after.samples[#"netvigil_reachability_status{target="api"}"#], 2)
         let webSeries = before.samples.keys.filter { $0.contains(#"target="web""#) }
-        XCTAssertEqual(webSeries.count, 16)
+        XCTAssertEqual(webSeries.count, 17)
         for series in webSeries {
             XCTAssertEqual(after.samples[series], before.samples[series], series)
         }

@@ -30,12 +30,13 @@ import Yams
 ///     proxy: http://proxy:3128              # or { url, user, password_file, no_proxy }, or none (ProxySettings)
 ///     addresses: first                      # or all: every address of the host, one result each
 ///     connect_to: [192.0.2.10, 2001:db8::10] # connect here instead of resolving (SNI, Host stay the URL's)
+///     http_version: auto                    # auto (ALPN h2, http/1.1), "1.1", or "2" (fails without h2)
 /// ```
 public struct TargetsSection: Sendable {
     public static let key = "targets"
     static let allowedKeys = ["name", "url", "interval", "timeout", "method", "headers", "params", "body", "basic_auth",
                               "expect", "tls", "follow_redirects", "send_credentials_on_redirect", "ip", "alerts", "labels",
-                              ProxySettings.key, "addresses", "connect_to"]
+                              ProxySettings.key, "addresses", "connect_to", httpVersionKey]
     static let expectKeys = ["status", "content_type", "json", "body_contains", "body_matches", "max_response_time",
                              "min_cert_validity"]
 
@@ -76,6 +77,7 @@ public struct TargetsSection: Sendable {
                 var target = try Self.target(item, policies: policies, sinkNames: sinkNames)
                 try Self.applyProxy(to: &target, item: item, default: proxy)
                 try Self.applyAddresses(to: &target, item: item)
+                try Self.applyHTTPVersion(to: &target, item: item)
                 target.labels = labels.merging(target.labels)
                 // The top-level labels are not in the target's YAML: a change to them restarts the target's series.
                 target.fingerprint += "\nlabels \(target.labels.pairs.map { "\($0.name)=\($0.value)" })"

@@ -5,6 +5,7 @@ extension AgentMetrics {
         public static let probeSkipped = "netvigil_probe_skipped"
         public static let probeDuration = "netvigil_probe_duration_seconds"
         public static let probeHTTPStatusCode = "netvigil_probe_http_status_code"
+        public static let probeHTTPVersion = "netvigil_probe_http_version"
         public static let tlsTrusted = "netvigil_tls_trusted"
         public static let tlsPinMatch = "netvigil_tls_pin_match"
         public static let tlsEarliestCertExpiry = "netvigil_tls_earliest_cert_expiry_timestamp_seconds"
@@ -49,6 +50,9 @@ extension AgentMetrics {
         MetricDescription(
             name: Name.probeHTTPStatusCode, kind: .gauge, labels: ["target"],
             help: "HTTP status code of the last probe's final response, 0 when no response arrived."),
+        MetricDescription(
+            name: Name.probeHTTPVersion, kind: .gauge, labels: ["target"],
+            help: "HTTP version of the last probe's final response (1.1, 2), 0 when no response arrived."),
         MetricDescription(
             name: Name.tlsTrusted, kind: .gauge, labels: ["target"],
             help: "1 if the target's TLS policy trusted the served chain, 0 if not; absent when the last probe had no TLS verdict."),

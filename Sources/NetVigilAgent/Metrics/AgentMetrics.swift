@@ -14,7 +14,8 @@ import Synchronization
 /// - A skipped probe (host `NotReachable`) sets `netvigil_probe_skipped` to 1, counts `outcome="skipped"` and leaves
 ///   every other series at the last probe's values, so an offline machine neither fails nor alerts.
 /// - `netvigil_probe_duration_seconds` has all six phases after every probe that ran, 0 for a phase that did not
-///   run; `netvigil_probe_http_status_code` is 0 without a response (both as blackbox_exporter does).
+///   run; `netvigil_probe_http_status_code` and `netvigil_probe_http_version` are 0 without a response (all as
+///   blackbox_exporter does).
 /// - `netvigil_tls_trusted`, `netvigil_tls_pin_match` and `netvigil_tls_earliest_cert_expiry_timestamp_seconds`
 ///   are removed when the last probe produced no such value (plain HTTP, or failed before the handshake).
 /// - `netvigil_tls_pin_match`: 1 `matched`; 0 `mismatch` and `mismatch_reported` (report-only); -1 `not_pinned`
@@ -24,7 +25,7 @@ public final class AgentMetrics: Sendable {
     public static let phases = ["resolve", "connect", "tls", "processing", "transfer", "total"]
 
     private static let probeMetricNames: Set<String> = Set([
-        Name.probeSuccess, Name.probeSkipped, Name.probeDuration, Name.probeHTTPStatusCode, Name.tlsTrusted,
+        Name.probeSuccess, Name.probeSkipped, Name.probeDuration, Name.probeHTTPStatusCode, Name.probeHTTPVersion, Name.tlsTrusted,
         Name.tlsPinMatch, Name.tlsEarliestCertExpiry, Name.tlsServedKeyInfo, Name.tlsFindings, Name.probesTotal,
     ]).union(addressMetricNames)
     private static let reachabilityMetricNames: Set<String> = [Name.reachabilityStatus, Name.reachabilityFlag]
@@ -110,6 +111,7 @@ public final class AgentMetrics: Sendable {
             // Only STARTTLS-style targets (smtp://, ldap://, postgres://, ...) have this phase.
             setOrRemoveGauge(Name.probeDuration, [targetLabel, ("phase", "starttls")], timings.starttls.map { $0 / 1_000 })
             setGauge(Name.probeHTTPStatusCode, [targetLabel], Double(record.httpStatus ?? 0))
+            setGauge(Name.probeHTTPVersion, [targetLabel], Self.httpVersionValue(record.httpVersion))
             setOrRemoveGauge(Name.tlsTrusted, [targetLabel], Self.trustedValue(record.trustVerdict))
             setOrRemoveGauge(Name.tlsPinMatch, [targetLabel], Self.pinMatchValue(record.pinVerdict))
             let earliest = record.servedChain.map(\.notAfter).min().map { Double($0.milliseconds) / 1_000 }

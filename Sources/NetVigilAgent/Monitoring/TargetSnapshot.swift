@@ -26,6 +26,8 @@ public struct TargetSnapshot: Sendable, Codable, Equatable {
         public var errorKind: String?
         public var errorMessage: String?
         public var httpStatus: Int?
+        /// `HTTP/1.1`, `HTTP/2`, ... of the final response.
+        public var httpVersion: String?
         public var timings: PhaseTimings
         public var tlsVersion: String?
         public var trustVerdict: String?
@@ -40,6 +42,7 @@ public struct TargetSnapshot: Sendable, Codable, Equatable {
         enum CodingKeys: String, CodingKey {
             case time, outcome, timings
             case errorKind = "error_kind", errorMessage = "error_message", httpStatus = "http_status"
+            case httpVersion = "http_version"
             case tlsVersion = "tls_version", trustVerdict = "trust_verdict", pinVerdict = "pin_verdict"
             case reachabilityStatus = "reachability_status", resolvedAddress = "resolved_address"
             case certificateExpiry = "certificate_expiry", certificateDaysLeft = "certificate_days_left"
@@ -78,6 +81,7 @@ extension TargetSnapshot.LastResult {
         errorKind = record.errorKind?.rawValue
         errorMessage = record.errorMessage
         httpStatus = record.httpStatus
+        httpVersion = record.httpVersion
         timings = record.timings
         tlsVersion = record.tlsVersion
         trustVerdict = record.trustVerdict?.description

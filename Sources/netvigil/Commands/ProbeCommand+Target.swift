@@ -20,6 +20,7 @@ extension ProbeCommand {
         try checkAddressFamilyFlags()
         if ip4 || ip6 { configuration.addressFamily = ip4 ? .ipv4 : .ipv6 }
         if preferIP4 || preferIP6 { configuration.preferredFamily = preferIP4 ? .ipv4 : .ipv6 }
+        try applyHTTPVersion(to: &configuration, url: probeTarget.request.url)
         if !json { for warning in probeTarget.hostPolicy.policy.warnings.map(\.description) + probeTarget.warnings { printError("warning: \(warning)") } }
         return (probeTarget.request, configuration, probeTarget.probesEachAddress || addressOptions.allAddresses)
     }
@@ -27,6 +28,18 @@ extension ProbeCommand {
     /// `--timeout` in seconds, nil when not given.
     func timeoutOverride() throws -> TimeInterval? {
         try DurationOption.positive(timeout, option: "--timeout")
+    }
+
+    /// `--http-version` (`auto`, `1.1`, `2`) onto `configuration`; `2` needs an https:// URL.
+    func applyHTTPVersion(to configuration: inout ProbeConfiguration, url: URL) throws {
+        guard let httpVersion else { return }
+        guard let version = HTTPVersionPreference(rawValue: httpVersion) else {
+            throw CLIFailure(.usage, "--http-version: want auto, 1.1 or 2, got \"\(httpVersion)\"")
+        }
+        if version == .http2, url.scheme?.lowercased() != "https" {
+            throw CLIFailure(.usage, "--http-version 2 needs an https:// URL (HTTP/2 is only spoken over TLS)")
+        }
+        configuration.httpVersion = version
     }
 
     /// At most one of `--ip4`, `--ip6`, `--prefer-ip4`, `--prefer-ip6`.

@@ -15,7 +15,7 @@ struct ProbeCommand: AsyncParsableCommand {
             The request is only sent after the served chain is trusted under the policy flags (as in \
             `netvigil trust evaluate`). --config FILE --target NAME probes a target of the daemon's configuration \
             with its URL, request, TLS policy, anchors, client certificate and expectations (only --timeout, --json, \
-            --all-addresses and the address family flags may be added). --all-addresses probes every address of the \
+            --all-addresses, --http-version and the address family flags may be added). --all-addresses probes every address of the \
             host at once and prints one result per address (--json: an array); --connect-to ADDR (repeatable) \
             connects there instead of resolving, keeping SNI, the certificate host check and Host from the URL. --cert FILE --key FILE present a client certificate (mTLS) \
             to the URL's host when it asks for one; a server that wants one and gets none fails as \
@@ -91,6 +91,9 @@ struct ProbeCommand: AsyncParsableCommand {
 
     @Flag(name: .customLong("prefer-ip6"), help: "Try IPv6 addresses first, then IPv4.")
     var preferIP6 = false
+
+    @Option(name: .long, help: "auto (offer h2 and http/1.1 in ALPN, the default), 1.1, or 2 (fail as http2Unavailable without HTTP/2).")
+    var httpVersion: String?
 
     @OptionGroup var policyOptions: TrustPolicyOptions
 
@@ -202,6 +205,7 @@ struct ProbeCommand: AsyncParsableCommand {
         configuration.proxy = try proxyOptions.configuration()
         try addressOptions.check(proxy: configuration.proxy)
         configuration.connectTo = try addressOptions.override(for: url)
+        try applyHTTPVersion(to: &configuration, url: request.url)
         return (request, configuration, addressOptions.allAddresses)
     }
 
