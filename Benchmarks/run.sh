@@ -369,8 +369,9 @@ PY
   return "$status"
 }
 
-# tls:// vs https:// against the same nginx port: CPU per probe in one process each, alternating rounds at
-# concurrency 16 (the issue: a tls:// probe costs no more than an https probe minus the HTTP exchange).
+# tls:// vs https:// against the same nginx port, and smtp:// (STARTTLS) vs smtps:// (implicit TLS) against one
+# Postfix: CPU per probe in one process each, alternating rounds at concurrency 16 (the issue: a tls:// probe costs
+# no more than an https probe minus the HTTP exchange; STARTTLS adds only the protocol's round trips).
 run_probe_tls() {
   release --product ProbeBenchmarks
   local dir; dir=$(mktemp -d)
@@ -379,27 +380,66 @@ run_probe_tls() {
   trap 'if [ -f "$PROBE_DIR/nginx.pid" ]; then kill "$(cat "$PROBE_DIR/nginx.pid")" 2>/dev/null || true; fi; rm -rf "$PROBE_DIR"' EXIT
   make_loopback_pki "$dir"
   start_tls_nginx "$dir" "$port" "$plain"
-  echo "probe-tls: https://127.0.0.1:$port/ vs tls://127.0.0.1:$port (nginx, P-256 leaf); commit $(git rev-parse --short HEAD)"
+  # Postfix with a private configuration (as the tests start it): smtp:// (STARTTLS) vs smtps:// (implicit TLS).
+  local smtp=18497 smtps=18498 root="$dir/postfix"
+  mkdir -p "$root/conf" "$root/queue" "$root/data"
+  chmod 755 "$dir" "$root"
+  cp "$dir/leaf.pem" "$root/tls.pem"; cp "$dir/leaf.key" "$root/tls.key"; chown postfix "$root/data" "$root/tls.pem" "$root/tls.key"
+  cat > "$root/conf/main.cf" <<CF
+compatibility_level = 3.6
+queue_directory = $root/queue
+data_directory = $root/data
+meta_directory = /etc/postfix
+mail_owner = postfix
+setgid_group = postdrop
+inet_interfaces = 127.0.0.1
+inet_protocols = ipv4
+myhostname = mail.netvigil.test
+mydestination =
+smtpd_tls_cert_file = $root/tls.pem
+smtpd_tls_key_file = $root/tls.key
+smtpd_tls_security_level = may
+default_process_limit = 200
+maillog_file = /dev/null
+CF
+  cat > "$root/conf/master.cf" <<CF
+$smtp inet n - n - - smtpd
+$smtps inet n - n - - smtpd -o smtpd_tls_wrappermode=yes
+postlog unix-dgram n - n - 1 postlogd
+tlsmgr unix - - n 1000? 1 tlsmgr
+anvil unix - - n - 1 anvil
+proxymap unix - - n - - proxymap
+rewrite unix - - n - - trivial-rewrite
+CF
+  /usr/sbin/postfix -c "$root/conf" check
+  /usr/sbin/postfix -c "$root/conf" start-fg >"$dir/postfix.log" 2>&1 &
+  local postfix_pid=$!
+  for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$smtps) 2>/dev/null && break; sleep 0.1; done
+  echo "probe-tls: https://127.0.0.1:$port/ vs tls://127.0.0.1:$port (nginx, P-256 leaf), smtp://127.0.0.1:$smtp vs smtps://127.0.0.1:$smtps (Postfix $(postconf -h mail_version)); commit $(git rev-parse --short HEAD)"
   : > "$dir/rounds.txt"
   for round in $(seq "$rounds"); do
     echo "load: $(uptime | sed 's/.*load/load/')"
-    for url in "https://127.0.0.1:$port/" "tls://127.0.0.1:$port"; do
+    for url in "https://127.0.0.1:$port/" "tls://127.0.0.1:$port" "smtp://127.0.0.1:$smtp" "smtps://127.0.0.1:$smtps"; do
       "$bin/ProbeBenchmarks" throughput --url "$url" --ca "$dir/ca.pem" --concurrency 16 --seconds "$seconds" \
         | sed "s|^RESULT throughput|RESULT ${url%%:*}|" | tee -a "$dir/rounds.txt"
     done
   done
+  /usr/sbin/postfix -c "$root/conf" stop >/dev/null 2>&1 || kill "$postfix_pid" 2>/dev/null || true
+  wait "$postfix_pid" 2>/dev/null || true
   python3 - "$dir/rounds.txt" <<'PY'
 import collections, re, sys
 pooled = collections.defaultdict(lambda: [0, 0.0])
 for line in open(sys.argv[1]):
-    match = re.match(r"RESULT (https|tls) concurrency=\d+ probes=(\d+) ok=(\d+) .*cpu=([\d.]+)", line)
+    match = re.match(r"RESULT (https|tls|smtp|smtps) concurrency=\d+ probes=(\d+) ok=(\d+) .*cpu=([\d.]+)", line)
     if match:
         side, probes, ok, cpu = match.groups()
         if int(ok) != int(probes): sys.exit(f"{side}: {int(probes) - int(ok)} probes failed")
         pooled[side][0] += int(probes); pooled[side][1] += float(cpu)
-https, tls = (pooled[side][1] / pooled[side][0] * 1000 for side in ("https", "tls"))
+https, tls, smtp, smtps = (pooled[side][1] / pooled[side][0] * 1000 for side in ("https", "tls", "smtp", "smtps"))
 print(f"CPU per probe, pooled: https {https:.3f} ms, tls:// {tls:.3f} ms; tls/https {tls / https:.2f}")
-print(f"RESULT probe-tls https_ms={https:.4f} tls_ms={tls:.4f} ratio={tls / https:.3f}")
+print(f"CPU per probe, pooled: smtps:// {smtps:.3f} ms, smtp:// (STARTTLS) {smtp:.3f} ms; smtp/smtps {smtp / smtps:.2f}")
+print(f"RESULT probe-tls https_ms={https:.4f} tls_ms={tls:.4f} ratio={tls / https:.3f} smtps_ms={smtps:.4f} smtp_ms={smtp:.4f} "
+      f"starttls_ratio={smtp / smtps:.3f}")
 PY
 }
 
