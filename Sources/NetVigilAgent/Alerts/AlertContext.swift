@@ -28,11 +28,13 @@ public struct AlertContext: Sendable, Equatable {
     /// The target's `expect.min_cert_validity`: a leaf closer to its notAfter fails the probe and fires
     /// `cert_expiring` (not `target_down`).
     public var minCertificateValidity: Duration?
+    /// The target's own rule settings (`targets[].rules`), applied over `alerts.rules`.
+    public var ruleOverrides: AlertRuleOverrides
 
     public init(target: String, url: String, host: String, port: Int, sinks: [String], labels: TargetLabels = TargetLabels(),
                 endpoint: String? = nil, knownPins: [String] = [],
                 includeSubdomains: Bool = false, notedHostname: String? = nil, pinsExpire: Date? = nil,
-                minCertificateValidity: Duration? = nil) {
+                minCertificateValidity: Duration? = nil, ruleOverrides: AlertRuleOverrides = AlertRuleOverrides()) {
         self.target = target
         self.url = url
         self.host = host
@@ -45,5 +47,6 @@ public struct AlertContext: Sendable, Equatable {
         self.notedHostname = notedHostname ?? host
         self.pinsExpire = pinsExpire
         self.minCertificateValidity = minCertificateValidity
+        self.ruleOverrides = ruleOverrides
     }
 }

@@ -27,13 +27,14 @@ import Yams
 ///     ip: any                               # any, 4, 6
 ///     alerts: [pager]
 ///     labels: { team: payments }            # merged over the top-level labels
+///     rules: { cert_expiring: { within: 33% }, key_changed: { enabled: true } }   # over alerts.rules
 ///     proxy: http://proxy:3128              # or { url, user, password_file, no_proxy }, or none (ProxySettings)
 /// ```
 public struct TargetsSection: Sendable {
     public static let key = "targets"
     static let allowedKeys = ["name", "url", "interval", "timeout", "method", "headers", "params", "body", "basic_auth",
                               "expect", "tls", "follow_redirects", "send_credentials_on_redirect", "ip", "alerts", "labels",
-                              ProxySettings.key]
+                              "rules", ProxySettings.key]
     static let expectKeys = ["status", "content_type", "json", "body_contains", "body_matches", "max_response_time",
                              "min_cert_validity"]
 
@@ -260,6 +261,7 @@ public struct TargetsSection: Sendable {
         }
 
         let labels = try mapping["labels"].map(TargetLabels.init(reading:)) ?? TargetLabels()
+        let alertRules = try mapping["rules"].map(AlertRuleOverrides.init(reading:)) ?? AlertRuleOverrides()
 
         let timeoutSeconds = timeout.inSeconds
         var configuration = ProbeConfiguration(
@@ -274,6 +276,7 @@ public struct TargetsSection: Sendable {
                            fingerprint: fingerprint(item, policies: policySet, trustStore: trustStore)
                                + clientIdentities.entries.map { "\nclient \($0.pattern) \($0.identity.chain.map(\.sha256Fingerprint))" }.joined())
         target.warnings = tls.warnings
+        target.alertRules = alertRules
         return target
     }
 

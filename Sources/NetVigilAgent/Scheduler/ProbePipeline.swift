@@ -65,7 +65,8 @@ public struct ProbePipeline: Sendable {
                 knownPins: policy.policy.configuredPins.map(\.description),
                 includeSubdomains: policy.pattern.map { $0.kind != .exact } ?? false,
                 notedHostname: policy.pattern?.description, pinsExpire: policy.policy.pinsExpire,
-                minCertificateValidity: target.configuration.expectations.minCertificateValidity.map { .milliseconds(Int64($0 * 1_000)) })
+                minCertificateValidity: target.configuration.expectations.minCertificateValidity.map { .milliseconds(Int64($0 * 1_000)) },
+                ruleOverrides: target.alertRules)
             decision = alerts.evaluate(record, context: context, now: .now())
         }
         // Never waits for the commit: while the store cannot be written, probing and alerting go on and the rows
