@@ -99,7 +99,9 @@ public final class AlertEngine: Sendable {
             state.overrides.merge(targetRules) { _, new in new }
             var restored = 0
             for row in latest where row.state == AlertEvent.State.firing.rawValue {
-                guard let kind = AlertRuleKind(rawValue: row.kind) else { continue }
+                // key_changed is one event, resolved quietly by the next result: its firing state is not carried
+                // over (the restored leaf key is), so a change right after a restart is never taken as an old one.
+                guard let kind = AlertRuleKind(rawValue: row.kind), kind != .keyChanged else { continue }
                 let rule = state.rule(kind, target: row.target)
                 guard rule.enabled else { continue }
                 state.machines[Key(target: row.target, kind: kind)] = AlertRuleState(
