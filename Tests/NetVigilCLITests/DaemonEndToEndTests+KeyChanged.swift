@@ -19,13 +19,8 @@ extension DaemonEndToEndTests {
             storage: { path: state/netvigil.sqlite }
             feed: { listen: 127.0.0.1:\(feedPort) }
             targets:
-              - name: api
-                url: https://127.0.0.1:\(tlsPort)/health
-                interval: 1s
-                timeout: 3s
-                tls: { ca: [\(directory.path("ca.pem"))] }
-                rules:
-                  key_changed: { enabled: true }
+              - { name: api, url: "https://127.0.0.1:\(tlsPort)/health", interval: 1s, timeout: 3s,
+                  tls: { ca: [\(directory.path("ca.pem"))] }, rules: { key_changed: { enabled: true } } }
             alerts:
               sinks: [{ name: hook, webhook: { url: "http://127.0.0.1:\(hookPort)/hook", timeout: 2s } }]
               retry: { initial: 200ms, max: 1s }

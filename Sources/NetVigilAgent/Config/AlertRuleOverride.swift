@@ -1,5 +1,5 @@
 /// The settings one rule mapping gives (`alerts.rules.<kind>` or a target's `rules.<kind>`); nil keeps the
-/// setting it is applied over.
+/// setting it is applied over. Made by reading configuration (or, in the module, memberwise).
 public struct AlertRuleOverride: Sendable, Equatable {
     public var enabled: Bool?
     public var threshold: Int?
@@ -9,18 +9,9 @@ public struct AlertRuleOverride: Sendable, Equatable {
     public var sendResolved: Bool?
     public var window: ExpiryWindow?
     public var inhibit: Bool?
+}
 
-    public init(enabled: Bool? = nil, threshold: Int? = nil, resolveThreshold: Int? = nil, reminder: Duration?? = nil,
-                sendResolved: Bool? = nil, window: ExpiryWindow? = nil, inhibit: Bool? = nil) {
-        self.enabled = enabled
-        self.threshold = threshold
-        self.resolveThreshold = resolveThreshold
-        self.reminder = reminder
-        self.sendResolved = sendResolved
-        self.window = window
-        self.inhibit = inhibit
-    }
-
+extension AlertRuleOverride {
     /// Reads a rule mapping of `kind` (its keys already checked against `AlertRule.allowedKeys(for:)`).
     init(kind: AlertRuleKind, reading mapping: ConfigMapping) throws {
         if let value = mapping["enabled"] { enabled = try value.bool() }
