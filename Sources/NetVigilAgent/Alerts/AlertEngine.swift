@@ -126,7 +126,7 @@ public final class AlertEngine: Sendable {
                 }
                 // One cause, one page: a failure that an enabled, inhibiting rule explains is not counted as down.
                 let cause = AlertObservation.failureCause(record, context: context, now: now)
-                let inhibited = cause.map { state.rule($0, target: context.target).enabled && state.rule($0, target: context.target).inhibit } ?? false
+                let inhibited = cause.map { state.rule($0, target: context.target) }.map { $0.enabled && $0.inhibit } ?? false
                 for kind in AlertRuleKind.allCases {
                     let rule = state.rule(kind, target: context.target)
                     guard rule.enabled else {
