@@ -6,10 +6,10 @@ import XCTest
 /// Swapping nginx's key raises one firing pin-mismatch alert, swapping back one resolved alert; a mismatch that
 /// fires while the receiver is down survives `kill -9` and is delivered after a restart, exactly once per key.
 final class DaemonEndToEndTests: XCTestCase {
-    private var directory: TemporaryDirectory!
+    var directory: TemporaryDirectory!
     private var processes: [Process] = []
     /// `b`, the MITM leaf, has another key than the pinned `a`.
-    private var pki: LoopbackPKI!
+    var pki: LoopbackPKI!
     private var nginxes: [NginxProcess] = []
 
     override func tearDown() {
@@ -21,7 +21,7 @@ final class DaemonEndToEndTests: XCTestCase {
 
     // MARK: Fixtures
 
-    private func startNginx(port: Int) throws -> NginxProcess {
+    func startNginx(port: Int) throws -> NginxProcess {
         let nginx = try NginxProcess(prefix: directory.path("nginx"), servers: """
                 server {
                     listen 127.0.0.1:\(port) ssl;
@@ -36,7 +36,7 @@ final class DaemonEndToEndTests: XCTestCase {
 
     /// A webhook receiver writing one JSON line per delivery (body + Idempotency-Key) to `hooks.ndjson`;
     /// it answers 503 while the file `receiver-down` exists.
-    private func startReceiver(port: Int) throws -> Process {
+    func startReceiver(port: Int) throws -> Process {
         let script = try directory.write("receiver.py", """
             import json, os, sys
             from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
@@ -62,7 +62,7 @@ final class DaemonEndToEndTests: XCTestCase {
         return process
     }
 
-    private func startDaemon(config: String) throws -> Process {
+    func startDaemon(config: String) throws -> Process {
         let log = directory.path("daemon.log")
         if !FileManager.default.fileExists(atPath: log) { _ = FileManager.default.createFile(atPath: log, contents: nil) }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -78,25 +78,25 @@ final class DaemonEndToEndTests: XCTestCase {
         return process
     }
 
-    private func hooks() -> [[String: Any]] {
+    func hooks() -> [[String: Any]] {
         guard let text = try? String(contentsOfFile: directory.path("hooks.ndjson"), encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
-    private func hooks(kind: String, state: String) -> [[String: Any]] {
+    func hooks(kind: String, state: String) -> [[String: Any]] {
         hooks().filter { ($0["body"] as? [String: Any])?["kind"] as? String == kind && ($0["body"] as? [String: Any])?["state"] as? String == state }
     }
 
-    private func status(feed: Int) -> [String: Any]? {
+    func status(feed: Int) -> [String: Any]? {
         guard let (code, body) = try? ProcessRunner.curl("http://127.0.0.1:\(feed)/v1/status"), code == 200 else { return nil }
         return try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
     }
 
-    private func target(_ name: String, feed: Int) -> [String: Any]? {
+    func target(_ name: String, feed: Int) -> [String: Any]? {
         (status(feed: feed)?["targets"] as? [[String: Any]])?.first { $0["name"] as? String == name }
     }
 
-    private func waitUntil(_ what: String, timeout: TimeInterval, _ condition: () throws -> Bool) throws {
+    func waitUntil(_ what: String, timeout: TimeInterval, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try condition() { return }

@@ -31,11 +31,14 @@ public struct AlertContext: Sendable, Equatable {
     /// `addresses: all`: what each address showed in this tick (empty for one-address targets); alerts name the
     /// failing addresses and the report carries their chains.
     public var addresses: [AddressFinding]
+    /// The target's own rule settings (`targets[].rules`), applied over `alerts.rules`.
+    public var ruleOverrides: AlertRuleOverrides
 
     public init(target: String, url: String, host: String, port: Int, sinks: [String], labels: TargetLabels = TargetLabels(),
                 endpoint: String? = nil, knownPins: [String] = [],
                 includeSubdomains: Bool = false, notedHostname: String? = nil, pinsExpire: Date? = nil,
-                minCertificateValidity: Duration? = nil, addresses: [AddressFinding] = []) {
+                minCertificateValidity: Duration? = nil, addresses: [AddressFinding] = [],
+                ruleOverrides: AlertRuleOverrides = AlertRuleOverrides()) {
         self.target = target
         self.url = url
         self.host = host
@@ -49,5 +52,6 @@ public struct AlertContext: Sendable, Equatable {
         self.pinsExpire = pinsExpire
         self.minCertificateValidity = minCertificateValidity
         self.addresses = addresses
+        self.ruleOverrides = ruleOverrides
     }
 }

@@ -16,6 +16,15 @@ public final class AlertEngine: Sendable {
     private struct State {
         var rules: AlertRules
         var machines: [Key: AlertRuleState] = [:]
+        /// Each target's own rule settings (`targets[].rules`), as last seen or restored.
+        var overrides: [String: AlertRuleOverrides] = [:]
+        /// Each target's last served leaf key (`key_changed`); kept when a target is forgotten, as it is per endpoint.
+        var leafKeys: [String: LeafKey] = [:]
+
+        /// The settings of `kind` for `target`.
+        func rule(_ kind: AlertRuleKind, target: String) -> AlertRule {
+            rules.rule(kind, for: overrides[target] ?? AlertRuleOverrides())
+        }
     }
 
     private let state: Mutex<State>
@@ -30,11 +39,13 @@ public final class AlertEngine: Sendable {
     /// The rules in force.
     public var rules: AlertRules { state.withLock { $0.rules } }
 
-    /// Applies new rules (configuration reload). States of rules turned off are dropped; others are kept.
-    public func update(rules: AlertRules) {
+    /// Applies new rules (configuration reload); `targetRules` are the targets' own `rules:` by target name (a
+    /// target left out keeps the ones it had). States of rules turned off are dropped; others are kept.
+    public func update(rules: AlertRules, targetRules: [String: AlertRuleOverrides] = [:]) {
         state.withLock { state in
             state.rules = rules
-            state.machines = state.machines.filter { rules[$0.key.kind].enabled }
+            state.overrides.merge(targetRules) { _, new in new }
+            state.machines = state.machines.filter { state.rule($0.key.kind, target: $0.key.target).enabled }
         }
     }
 
@@ -42,6 +53,7 @@ public final class AlertEngine: Sendable {
     public func forget(target: String) {
         state.withLock { state in
             state.machines = state.machines.filter { $0.key.target != target }
+            state.overrides[target] = nil
         }
     }
 
@@ -61,22 +73,40 @@ public final class AlertEngine: Sendable {
     }
 
     /// Restores firing alerts from the outbox: where the newest row of a (target, kind) is `firing`, the pair starts
-    /// as firing, so a restarted daemon neither pages again nor forgets to resolve. Returns how many were restored.
+    /// as firing, so a restarted daemon neither pages again nor forgets to resolve. Also takes each target's last
+    /// served leaf key from its newest stored result, so `key_changed` compares the first result after a restart
+    /// with the last one before it. `targetRules`: the targets' own `rules:`. Returns how many alerts were restored.
     @discardableResult
-    public func restore(from store: Store) async throws -> Int {
-        restore(try await store.latestAlerts())
+    public func restore(from store: Store, targetRules: [String: AlertRuleOverrides] = [:]) async throws -> Int {
+        let alerts = try await store.latestAlerts()
+        restore(leafKeys: try await store.latestLeafKeys())
+        return restore(alerts, targetRules: targetRules)
+    }
+
+    /// Restores each target's last served leaf key from `Store.latestLeafKeys()`; keys already seen win.
+    public func restore(leafKeys: [Store.LatestLeafKey]) {
+        state.withLock { state in
+            for row in leafKeys where state.leafKeys[row.target] == nil {
+                state.leafKeys[row.target] = LeafKey(endpoint: row.url.map(ProbeTarget.endpoint(of:)) ?? "", pin: row.spkiPin)
+            }
+        }
     }
 
     /// Restores from rows read with `Store.latestAlerts()`.
     @discardableResult
-    public func restore(_ latest: [Store.LatestAlert]) -> Int {
+    public func restore(_ latest: [Store.LatestAlert], targetRules: [String: AlertRuleOverrides] = [:]) -> Int {
         state.withLock { state in
+            state.overrides.merge(targetRules) { _, new in new }
             var restored = 0
             for row in latest where row.state == AlertEvent.State.firing.rawValue {
-                guard let kind = AlertRuleKind(rawValue: row.kind), state.rules[kind].enabled else { continue }
+                // key_changed is one event, resolved quietly by the next result: its firing state is not carried
+                // over (the restored leaf key is), so a change right after a restart is never taken as an old one.
+                guard let kind = AlertRuleKind(rawValue: row.kind), kind != .keyChanged else { continue }
+                let rule = state.rule(kind, target: row.target)
+                guard rule.enabled else { continue }
                 state.machines[Key(target: row.target, kind: kind)] = AlertRuleState(
                     firingSince: row.since ?? row.time, lastSent: row.time, message: row.message,
-                    threshold: state.rules[kind].threshold)
+                    threshold: rule.threshold)
                 restored += 1
             }
             return restored
@@ -89,13 +119,23 @@ public final class AlertEngine: Sendable {
         let steps: [(kind: AlertRuleKind, rule: AlertRule, notification: AlertRuleState.Notification, since: Timestamp?)] =
             state.withLock { state in
                 var steps: [(AlertRuleKind, AlertRule, AlertRuleState.Notification, Timestamp?)] = []
+                state.overrides[context.target] = context.ruleOverrides.isEmpty ? nil : context.ruleOverrides
+                let previousKey = state.leafKeys[context.target]
+                if record.outcome != .skipped, let leaf = record.servedChain.first {
+                    state.leafKeys[context.target] = LeafKey(endpoint: context.endpoint, pin: leaf.spkiPin)
+                }
                 // One cause, one page: a failure that an enabled, inhibiting rule explains is not counted as down.
                 let cause = AlertObservation.failureCause(record, context: context, now: now)
-                let inhibited = cause.map { state.rules[$0].enabled && state.rules[$0].inhibit } ?? false
-                for kind in state.rules.enabledKinds {
-                    let rule = state.rules[kind]
+                let inhibited = cause.map { state.rule($0, target: context.target) }.map { $0.enabled && $0.inhibit } ?? false
+                for kind in AlertRuleKind.allCases {
+                    let rule = state.rule(kind, target: context.target)
+                    guard rule.enabled else {
+                        state.machines[Key(target: context.target, kind: kind)] = nil
+                        continue
+                    }
                     if kind == .targetDown && inhibited { continue }
-                    let observation = AlertObservation.judge(record, kind: kind, rule: rule, context: context, now: now)
+                    let observation = AlertObservation.judge(record, kind: kind, rule: rule, context: context, now: now,
+                                                             previousLeafKey: previousKey)
                     if observation == .neutral { continue }
                     let key = Key(target: context.target, kind: kind)
                     var machine = state.machines[key] ?? AlertRuleState()

@@ -14,9 +14,9 @@ enum AlertObservation: Equatable {
     /// Trust failure kinds that are pin mismatches (covered by `pin_mismatch`).
     static let pinFailureKinds: Set<String> = ["certificatePinMismatch", "publicKeyPinMismatch"]
 
-    /// Judges `record` for `kind`.
+    /// Judges `record` for `kind`; `previousLeafKey` is the leaf key of the target's previous result (`key_changed`).
     static func judge(_ record: ProbeRecord, kind: AlertRuleKind, rule: AlertRule, context: AlertContext,
-                      now: Timestamp) -> AlertObservation {
+                      now: Timestamp, previousLeafKey: LeafKey? = nil) -> AlertObservation {
         if record.outcome == .skipped { return .neutral }
         let endpoint = "\(context.host):\(context.port)"
         switch kind {
@@ -55,19 +55,13 @@ enum AlertObservation: Equatable {
             if let detail = firstLine(record.errorMessage) { message += ": \(detail)" }
             return .bad(message: message, fingerprint: fingerprint(record, context: context))
         case .certExpiring:
-            guard let leaf = record.servedChain.first else { return .neutral }
-            let left = leaf.notAfter.milliseconds - now.milliseconds
-            let window = max(ConfigDuration.milliseconds(rule.within), context.minCertificateValidity.map(ConfigDuration.milliseconds) ?? 0)
-            guard left <= window else { return .good }
-            let message: String
-            if left <= 0 {
-                message = "certificate \(leaf.subject) on \(endpoint) expired at \(leaf.notAfter.rfc3339)"
-            } else {
-                let days = Double(left) / 86_400_000
-                let amount = days >= 1 ? "\(Int(days)) days" : "\(max(1, left / 3_600_000)) hours"
-                message = "certificate \(leaf.subject) on \(endpoint) expires in \(amount) (\(leaf.notAfter.rfc3339))"
-            }
-            return .bad(message: message, fingerprint: leaf.sha256)
+            return certificateExpiry(record, rule: rule, context: context, now: now)
+        case .pinsExpiring:
+            return pinsExpiring(rule: rule, context: context, now: now)
+        case .pinsExpired:
+            return pinsExpired(context: context, now: now)
+        case .keyChanged:
+            return keyChange(record, previous: previousLeafKey, context: context)
         case .targetDown:
             switch record.outcome {
             case .ok: return .good

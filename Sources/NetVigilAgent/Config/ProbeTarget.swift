@@ -27,6 +27,8 @@ public struct ProbeTarget: Sendable {
     public var alertSinksExplicit: Bool
     /// The top-level `labels:` merged with the target's own (carried by its series, alerts and status entry).
     public var labels = TargetLabels()
+    /// The target's `rules:`: its own alert rule settings over `alerts.rules`.
+    public var alertRules = AlertRuleOverrides()
     /// The `endpoint` label: the URL without credentials, query or fragment (a query may carry a secret), so agents
     /// probing the same endpoint can be matched across hosts.
     public var endpoint: String = ""

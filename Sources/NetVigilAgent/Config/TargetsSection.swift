@@ -27,6 +27,7 @@ import Yams
 ///     ip: any                               # any, 4, 6
 ///     alerts: [pager]
 ///     labels: { team: payments }            # merged over the top-level labels
+///     rules: { cert_expiring: { within: 33% }, key_changed: { enabled: true } }   # over alerts.rules
 ///     proxy: http://proxy:3128              # or { url, user, password_file, no_proxy }, or none (ProxySettings)
 ///     addresses: first                      # or all: every address of the host, one result each
 ///     connect_to: [192.0.2.10, 2001:db8::10] # connect here instead of resolving (SNI, Host stay the URL's)
@@ -36,7 +37,7 @@ public struct TargetsSection: Sendable {
     public static let key = "targets"
     static let allowedKeys = ["name", "url", "interval", "timeout", "method", "headers", "params", "body", "basic_auth",
                               "expect", "tls", "follow_redirects", "send_credentials_on_redirect", "ip", "alerts", "labels",
-                              ProxySettings.key, "addresses", "connect_to", httpVersionKey]
+                              "rules", ProxySettings.key, "addresses", "connect_to", httpVersionKey]
     static let expectKeys = ["status", "content_type", "json", "body_contains", "body_matches", "max_response_time",
                              "min_cert_validity"]
 
@@ -265,6 +266,7 @@ public struct TargetsSection: Sendable {
         }
 
         let labels = try mapping["labels"].map(TargetLabels.init(reading:)) ?? TargetLabels()
+        let alertRules = try mapping["rules"].map(AlertRuleOverrides.init(reading:)) ?? AlertRuleOverrides()
 
         let timeoutSeconds = timeout.inSeconds
         var configuration = ProbeConfiguration(
@@ -279,6 +281,7 @@ public struct TargetsSection: Sendable {
                            fingerprint: fingerprint(item, policies: policySet, trustStore: trustStore)
                                + clientIdentities.entries.map { "\nclient \($0.pattern) \($0.identity.chain.map(\.sha256Fingerprint))" }.joined())
         target.warnings = tls.warnings
+        target.alertRules = alertRules
         return target
     }
 

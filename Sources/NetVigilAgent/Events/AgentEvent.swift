@@ -26,7 +26,7 @@ public struct AlertEvent: Sendable, Codable, Equatable {
         case firing, resolved
     }
 
-    /// Rule kind: `pin_mismatch`, `trust_failure`, `cert_expiring`, `target_down`.
+    /// Rule kind (`AlertRuleKind`), e.g. `pin_mismatch`, `cert_expiring`, `key_changed`.
     public var kind: String
     public var state: State
     public var target: String

@@ -72,7 +72,7 @@ public struct ProbePipeline: Sendable {
                 includeSubdomains: policy.pattern.map { $0.kind != .exact } ?? false,
                 notedHostname: policy.pattern?.description, pinsExpire: policy.policy.pinsExpire,
                 minCertificateValidity: target.configuration.expectations.minCertificateValidity.map { .milliseconds(Int64($0 * 1_000)) },
-                addresses: addressRows?.findings ?? [])
+                addresses: addressRows?.findings ?? [], ruleOverrides: target.alertRules)
             decision = alerts.evaluate(record, context: context, now: .now())
         }
         // Never waits for the commit: while the store cannot be written, probing and alerting go on and the rows

@@ -13,7 +13,7 @@ public struct AlertRecord: Sendable, Equatable, Codable {
     /// Row id; nil before it is stored.
     public var id: Int64?
     public var time: Timestamp
-    /// Rule kind: `pin_mismatch`, `trust_failure`, `cert_expiring`, `target_down`.
+    /// Rule kind, e.g. `pin_mismatch`, `cert_expiring`, `pins_expired`, `key_changed`.
     public var kind: String
     public var target: String
     /// Sink name this row is for.

@@ -65,7 +65,7 @@ struct RunCommand: AsyncParsableCommand {
                                                     metrics: metrics.agent, events: events)
             let alerts = AlertEngine(rules: configuration.alerts.rules, logger: Logger(label: "netvigil.alerts"))
             do {
-                let restored = try await alerts.restore(from: store)
+                let restored = try await alerts.restore(from: store, targetRules: configuration.targets.alertRules)
                 if restored > 0 { logger.info("alert state restored", metadata: ["firing": "\(restored)"]) }
             } catch {
                 logger.error("cannot restore alert state; firing alerts may be sent again", metadata: ["error": "\(error)"])
@@ -92,7 +92,7 @@ struct RunCommand: AsyncParsableCommand {
             let reloader = ConfigReloader(path: config, logger: Logger(label: "netvigil.config"),
                                           metrics: metrics.agent) { reloaded in
                 LogBootstrap.level = reloaded.log.level
-                alerts.update(rules: reloaded.alerts.rules)
+                alerts.update(rules: reloaded.alerts.rules, targetRules: reloaded.targets.alertRules)
                 dispatcher.update(configuration: reloaded.alerts)
                 await reachability.watch(reloaded.reachability.targets + reloaded.targets.targets.compactMap(\.reachabilityTarget))
                 await portal.update(settings: reloaded.reachability.captivePortal)

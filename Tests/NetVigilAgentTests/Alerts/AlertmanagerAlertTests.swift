@@ -25,4 +25,20 @@ final class AlertmanagerAlertTests: XCTestCase {
             "endpoint": "https://api.example.com/health", "site": "fra1", "team": "checkout", "tier": "gold",
         ])
     }
+
+    /// Every rule kind has its own alertname; the agent-only ones (pins expiry, key change) included.
+    func testEveryRuleKindHasItsOwnAlertname() {
+        let names = AlertRuleKind.allCases.map(\.alertName)
+        XCTAssertEqual(Set(names).count, names.count)
+        XCTAssertTrue(names.allSatisfy { $0.hasPrefix("Netvigil") && !$0.contains("_") }, "\(names)")
+        for (kind, name, severity) in [(AlertRuleKind.pinsExpiring, "NetvigilPinsExpiring", "warning"),
+                                       (.pinsExpired, "NetvigilPinsExpired", "critical"), (.keyChanged, "NetvigilKeyChanged", "warning")] {
+            let payload = AlertPayload(kind: kind.rawValue, state: .firing, target: "api", url: "https://api.example.com/",
+                                       time: AlertFixtures.at(0), idempotencyKey: "k", message: kind.title,
+                                       report: PinValidationReport(record: AlertFixtures.record(at: AlertFixtures.at(0)), context: AlertFixtures.context()))
+            let alert = AlertmanagerAlert(payload: payload, instance: "web1", labels: [:], validUntil: AlertFixtures.at(180))
+            XCTAssertEqual(alert.labels["alertname"], name)
+            XCTAssertEqual(alert.labels["severity"], severity)
+        }
+    }
 }

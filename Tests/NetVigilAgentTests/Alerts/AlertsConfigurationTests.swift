@@ -18,7 +18,8 @@ final class AlertsConfigurationTests: XCTestCase {
     func testDefaultsWithoutAnAlertsSection() throws {
         let section = try alerts("log: { level: info }\n")
         XCTAssertTrue(section.sinks.isEmpty)
-        XCTAssertEqual(section.rules.enabledKinds, AlertRuleKind.allCases)
+        // Every rule is on by default except key_changed (a key rotation is not a problem for most targets).
+        XCTAssertEqual(section.rules.enabledKinds, AlertRuleKind.allCases.filter { $0 != .keyChanged })
         XCTAssertEqual(section.rules[.pinMismatch], AlertRule(threshold: 1, resolveThreshold: 1, reminder: .seconds(21_600), sendResolved: true))
         XCTAssertEqual(section.rules[.certExpiring].within, .seconds(14 * 86_400))
         XCTAssertEqual(section.rules[.certExpiring].reminder, .seconds(86_400))
@@ -60,7 +61,7 @@ final class AlertsConfigurationTests: XCTestCase {
         XCTAssertEqual(section.rules[.trustFailure].threshold, 2)
         XCTAssertFalse(section.rules[.trustFailure].sendResolved)
         XCTAssertEqual(section.rules[.certExpiring].within, .seconds(30 * 86_400))
-        XCTAssertEqual(section.rules.enabledKinds, [.pinMismatch, .trustFailure, .certExpiring])
+        XCTAssertEqual(section.rules.enabledKinds, [.pinMismatch, .trustFailure, .certExpiring, .pinsExpiring, .pinsExpired])
         XCTAssertEqual(section.retry, AlertRetry(initial: .seconds(2), max: .seconds(600)))
     }
 
@@ -82,7 +83,7 @@ final class AlertsConfigurationTests: XCTestCase {
             alerts:
               rules:
                 pin_mismatches: { threshold: 2 }
-            """, "netvigil.yml:3:5: alerts.rules.pin_mismatches: unknown key (did you mean pin_mismatch?); expected one of: pin_mismatch, trust_failure, cert_expiring, target_down")
+            """, "netvigil.yml:3:5: alerts.rules.pin_mismatches: unknown key (did you mean pin_mismatch?); expected one of: pin_mismatch, trust_failure, cert_expiring, target_down, pins_expiring, pins_expired, key_changed")
         assertError("""
             alerts:
               rules:
