@@ -234,6 +234,9 @@ public struct HTTPProber: Sendable {
             add(MonotonicClock.milliseconds(from: sent, to: firstByte), to: \.processing)
             if let end = recorder.end { add(MonotonicClock.milliseconds(from: firstByte, to: end), to: \.transfer) }
         }
+        if let start = recorder.revocationStart, let end = recorder.revocationEnd {
+            add(MonotonicClock.milliseconds(from: start, to: end), to: \.revocation)
+        }
         if let tls = recorder.tls {
             result.tls = .init(version: tls.version, cipher: tls.cipher, alpn: tls.alpn)
             result.servedChain = tls.servedChain.map(ProbeResult.ChainCertificate.summarizing)
@@ -261,6 +264,8 @@ public struct HTTPProber: Sendable {
         let policy = configuration.policies.policy(for: host)
         let trustStore = configuration.trustStore
         let evaluators = configuration.trustEvaluators
+        let crlCache = configuration.crlCache
+        let fetcher = CRLFetcher(prober: self, cache: crlCache, template: configuration)
         let tlsConfiguration = configuration.tlsConfiguration(for: host)
         let maxBody = configuration.maxBodyBytes
         recorder.connectStart = .now()
@@ -286,7 +291,12 @@ public struct HTTPProber: Sendable {
                                 let evaluation: TrustEvaluation
                                 do {
                                     let evaluator = try evaluators.evaluator(policy: policy, trustStore: trustStore)
-                                    evaluation = evaluator.evaluate(servedChain: info.servedChain, host: host)
+                                    let checked = evaluator.applyingRevocation(
+                                        to: evaluator.evaluate(servedChain: info.servedChain, host: host), cache: crlCache)
+                                    evaluation = checked.evaluation
+                                    if !checked.pendingURLs.isEmpty {
+                                        recorder.pendingRevocation = .init(evaluator: evaluator, evaluation: evaluation, urls: checked.pendingURLs)
+                                    }
                                 } catch {
                                     return ProbeError(.trust, "cannot prepare the trust evaluation: \(error)", verdict: .untrusted(reason: "internal"))
                                 }
@@ -297,6 +307,9 @@ public struct HTTPProber: Sendable {
                             onHandshake: { info in
                                 recorder.tls = info
                                 collector.handshakeCompleted()
+                            },
+                            deferredDecision: { _ in
+                                Self.revocationDecision(recorder: recorder, fetcher: fetcher, deadline: deadline, loop: channel.eventLoop)
                             })
                         try channel.pipeline.syncOperations.addHandler(tls)
                     }

@@ -17,4 +17,16 @@ final class HopRecorder: @unchecked Sendable {
     var end: NIODeadline?
     var tls: TLSSessionInfo?
     var evaluation: TrustEvaluation?
+    /// CRL downloads after the handshake (the `revocation` phase).
+    var revocationStart: NIODeadline?
+    var revocationEnd: NIODeadline?
+    /// Set by the trust decision when CRLs must be downloaded before the verdict is final.
+    var pendingRevocation: PendingRevocation?
+
+    /// A trusted evaluation waiting for CRL downloads.
+    struct PendingRevocation {
+        var evaluator: ServerTrustEvaluator
+        var evaluation: TrustEvaluation
+        var urls: [String]
+    }
 }

@@ -9,6 +9,8 @@ public struct PhaseTimings: Sendable, Equatable, Codable {
     /// Connect to the proxy and, for a tunnel, its CONNECT answer (proxied probes only; they have no `connect`).
     public var proxy: Double?
     public var tls: Double?
+    /// Downloading revocation data (CRLs) the caches did not hold; not part of `tls`.
+    public var revocation: Double?
     /// Request sent → first response byte.
     public var processing: Double?
     public var transfer: Double?

@@ -69,7 +69,9 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
             if !json {
                 for warning in policy.warnings { printError("warning: \(warning)") }
             }
-            let evaluation = evaluator.evaluate(servedChain: served, host: host, at: date, untrusted: extra)
+            // Offline: only `--crl` files (and a configured target's `crl:` files) are consulted.
+            let evaluation = evaluator.applyingRevocation(
+                to: evaluator.evaluate(servedChain: served, host: host, at: date, untrusted: extra), cache: nil).evaluation
             if json {
                 print(try TrustOutput.json(evaluation.report), terminator: "")
             } else {
