@@ -67,11 +67,12 @@ struct TrustPolicyOptions: ParsableArguments {
         case .publicKey?: mode = .publicKey
         case nil: mode = pins.isEmpty && pinned.isEmpty ? .none : .publicKey
         }
+        let revocation = try revocationPolicy()
         do {
             return try SecurityPolicy(pinning: mode, allowInvalidCertificates: allowInvalidCertificates,
                                       validatesDomainName: !noValidateDomainName, pinnedCertificates: pinned,
                                       pins: pins, reportOnly: reportOnly, pinsExpire: pinsExpire,
-                                      validation: validation ?? .default, revocation: try revocationPolicy())
+                                      validation: validation ?? .default, revocation: revocation)
         } catch {
             throw CLIFailure(.usage, "policy: \(error)")
         }
