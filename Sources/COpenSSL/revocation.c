@@ -115,3 +115,90 @@ int cossl_X509_REVOKED_reason(X509_REVOKED *entry) {
     ASN1_ENUMERATED_free(reason);
     return (int)code;
 }
+
+long cossl_SSL_request_ocsp_staple(SSL *ssl) {
+    return SSL_set_tlsext_status_type(ssl, TLSEXT_STATUSTYPE_ocsp);
+}
+
+long cossl_SSL_stapled_ocsp(SSL *ssl, const unsigned char **out) {
+    unsigned char *response = NULL;
+    long length = SSL_get_tlsext_status_ocsp_resp(ssl, &response);
+    *out = response;
+    return response == NULL ? 0 : length;
+}
+
+int cossl_ocsp_check(const unsigned char *der, size_t len, X509 *cert, X509 *issuer, STACK_OF(X509) *chain, X509 *anchor,
+                     int *reason, long long *revoked_at, long long *this_update, long long *next_update) {
+    int result = COSSL_OCSP_UNDECODABLE;
+    const unsigned char *cursor = der;
+    OCSP_RESPONSE *response = d2i_OCSP_RESPONSE(NULL, &cursor, (long)len);
+    OCSP_BASICRESP *basic = NULL;
+    X509_STORE *store = NULL;
+    OCSP_CERTID *id = NULL;
+    if (response == NULL || cursor != der + len) goto done;
+    result = COSSL_OCSP_NOT_SUCCESSFUL;
+    if (OCSP_response_status(response) != OCSP_RESPONSE_STATUS_SUCCESSFUL) goto done;
+    basic = OCSP_response_get1_basic(response);
+    if (basic == NULL) goto done;
+    result = COSSL_OCSP_BAD_SIGNATURE;
+    store = X509_STORE_new();
+    if (store == NULL || X509_STORE_add_cert(store, anchor) != 1) goto done;
+    if (OCSP_basic_verify(basic, chain, store, 0) != 1) goto done;
+    result = COSSL_OCSP_OTHER_CERTIFICATE;
+    id = OCSP_cert_to_id(NULL, cert, issuer);
+    int status = -1;
+    ASN1_GENERALIZEDTIME *revoked = NULL, *this_upd = NULL, *next_upd = NULL;
+    if (id == NULL || OCSP_resp_find_status(basic, id, &status, reason, &revoked, &this_upd, &next_upd) != 1) goto done;
+    *revoked_at = 0;
+    *next_update = -1;
+    if (revoked != NULL) cossl_ASN1_TIME_to_unix(revoked, revoked_at);
+    if (this_upd == NULL || cossl_ASN1_TIME_to_unix(this_upd, this_update) != 1) goto done;
+    if (next_upd != NULL) cossl_ASN1_TIME_to_unix(next_upd, next_update);
+    switch (status) {
+    case V_OCSP_CERTSTATUS_GOOD: result = COSSL_OCSP_GOOD; break;
+    case V_OCSP_CERTSTATUS_REVOKED: result = COSSL_OCSP_REVOKED; break;
+    default: result = COSSL_OCSP_UNKNOWN; break;
+    }
+done:
+    OCSP_CERTID_free(id);
+    X509_STORE_free(store);
+    OCSP_BASICRESP_free(basic);
+    OCSP_RESPONSE_free(response);
+    ERR_clear_error();
+    return result;
+}
+
+int cossl_X509_ocsp_urls(X509 *x, char *buf, int size) {
+    if (size <= 0) return 0;
+    buf[0] = 0;
+    STACK_OF(OPENSSL_STRING) *urls = X509_get1_ocsp(x);
+    int written = 0;
+    for (int i = 0; i < sk_OPENSSL_STRING_num(urls); i++) {
+        const char *url = sk_OPENSSL_STRING_value(urls, i);
+        int length = (int)strlen(url);
+        if (length == 0 || strchr(url, '\n') != NULL) continue;
+        if (written + length + 2 > size) break;
+        memcpy(buf + written, url, (size_t)length);
+        written += length;
+        buf[written++] = '\n';
+        buf[written] = 0;
+    }
+    X509_email_free(urls);
+    ERR_clear_error();
+    return written;
+}
+
+int cossl_ocsp_request_der(X509 *cert, X509 *issuer, unsigned char **out) {
+    int length = -1;
+    OCSP_REQUEST *request = OCSP_REQUEST_new();
+    OCSP_CERTID *id = OCSP_cert_to_id(NULL, cert, issuer);
+    if (request != NULL && id != NULL && OCSP_request_add0_id(request, id) != NULL) {
+        id = NULL;  // owned by the request now
+        *out = NULL;
+        length = i2d_OCSP_REQUEST(request, out);
+    }
+    OCSP_CERTID_free(id);
+    OCSP_REQUEST_free(request);
+    ERR_clear_error();
+    return length;
+}

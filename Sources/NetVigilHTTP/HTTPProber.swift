@@ -292,10 +292,12 @@ public struct HTTPProber: Sendable {
                                 do {
                                     let evaluator = try evaluators.evaluator(policy: policy, trustStore: trustStore)
                                     let checked = evaluator.applyingRevocation(
-                                        to: evaluator.evaluate(servedChain: info.servedChain, host: host), cache: crlCache)
+                                        to: evaluator.evaluate(servedChain: info.servedChain, host: host), cache: crlCache,
+                                        stapledOCSP: info.stapledOCSP)
                                     evaluation = checked.evaluation
-                                    if !checked.pendingURLs.isEmpty {
-                                        recorder.pendingRevocation = .init(evaluator: evaluator, evaluation: evaluation, urls: checked.pendingURLs)
+                                    if !checked.isFinal {
+                                        recorder.pendingRevocation = .init(evaluator: evaluator, evaluation: evaluation, first: checked,
+                                                                           stapledOCSP: info.stapledOCSP)
                                     }
                                 } catch {
                                     return ProbeError(.trust, "cannot prepare the trust evaluation: \(error)", verdict: .untrusted(reason: "internal"))

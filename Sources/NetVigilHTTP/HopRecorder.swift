@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NetVigilTrust
 
@@ -27,6 +28,8 @@ final class HopRecorder: @unchecked Sendable {
     struct PendingRevocation {
         var evaluator: ServerTrustEvaluator
         var evaluation: TrustEvaluation
-        var urls: [String]
+        /// The first check, naming what to download.
+        var first: RevocationOutcome
+        var stapledOCSP: Data?
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// CRLs downloaded from distribution points, by URL, kept until their nextUpdate. Shared by the probes of one
-/// configuration; thread-safe. Holds at most `capacity` CRLs (the oldest download goes first).
+/// CRLs downloaded from distribution points, by URL, kept until their nextUpdate, and good OCSP answers, by
+/// responder and certificate, kept until theirs. Shared by the probes of one configuration; thread-safe. Holds at
+/// most `capacity` CRLs and as many OCSP answers (the oldest download goes first).
 public final class CRLCache: Sendable {
     private struct Entry {
         var crl: CertificateRevocationList
@@ -10,6 +11,7 @@ public final class CRLCache: Sendable {
     }
 
     private let entries = Mutex<[String: Entry]>([:])
+    private let ocspAnswers = Mutex<[String: (der: Data, until: Date)]>([:])
     /// Failed downloads by URL: why, and until when a probe does not try again.
     private let failures = Mutex<[String: (why: String, until: Date)]>([:])
     /// How long a failed download is not retried.
@@ -42,6 +44,25 @@ public final class CRLCache: Sendable {
             if entries.count > capacity, let oldest = entries.min(by: { $0.value.stored < $1.value.stored })?.key {
                 entries[oldest] = nil
             }
+        }
+    }
+
+    /// The good OCSP answer kept under `key` (`OCSPQuery.key`), while `date` is before its expiry.
+    public func ocspResponse(for key: String, at date: Date) -> Data? {
+        ocspAnswers.withLock { answers in
+            guard let answer = answers[key], answer.until > date else {
+                answers[key] = nil
+                return nil
+            }
+            return answer.der
+        }
+    }
+
+    /// Keeps a good OCSP answer until `until`.
+    public func storeOCSPResponse(_ der: Data, for key: String, until: Date) {
+        ocspAnswers.withLock { answers in
+            if answers.count >= capacity { answers.removeAll() }
+            answers[key] = (der, until)
         }
     }
 

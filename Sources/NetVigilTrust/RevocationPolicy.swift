@@ -2,16 +2,6 @@ import Foundation
 
 /// How revocation is checked for one TLS policy (`revocation: off | soft | hard`, `crl: [FILE]`).
 public struct RevocationPolicy: Sendable, Hashable {
-    /// What an unknown revocation status means.
-    public enum Mode: String, Sendable, Hashable, Codable, CaseIterable {
-        /// No revocation checking.
-        case off
-        /// A revoked certificate fails; an unreachable, stale or oversized source is a finding.
-        case soft
-        /// A revoked certificate fails, and so does a certificate whose status cannot be learned (`revocationUnknown`).
-        case hard
-    }
-
     /// The mode (`soft` unless configured).
     public var mode: Mode
     /// CRLs loaded from `crl:` files, consulted before any distribution point.
@@ -26,5 +16,17 @@ public struct RevocationPolicy: Sendable, Hashable {
         self.mode = mode
         self.crls = crls
         self.fetchesDistributionPoints = fetchesDistributionPoints
+    }
+}
+
+extension RevocationPolicy {
+    /// What an unknown revocation status means.
+    public enum Mode: String, Sendable, Hashable, Codable, CaseIterable {
+        /// No revocation checking.
+        case off
+        /// A revoked certificate fails; an unreachable, stale or oversized source is a finding.
+        case soft
+        /// A revoked certificate fails, and so does a certificate whose status cannot be learned (`revocationUnknown`).
+        case hard
     }
 }

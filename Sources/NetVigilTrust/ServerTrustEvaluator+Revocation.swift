@@ -6,6 +6,11 @@ public struct RevocationOutcome: Sendable {
     public var evaluation: TrustEvaluation
     /// CRL URLs to download before the status is known; empty when the evaluation is final.
     public var pendingURLs: [String]
+    /// OCSP requests to send before the status is known.
+    public var pendingOCSP: [OCSPQuery] = []
+
+    /// True when nothing is left to download.
+    public var isFinal: Bool { pendingURLs.isEmpty && pendingOCSP.isEmpty }
 }
 
 extension ServerTrustEvaluator {
@@ -13,19 +18,20 @@ extension ServerTrustEvaluator {
     /// the validated chain makes it untrusted (`revoked`); a status that cannot be learned is a finding under `soft`
     /// and `revocationUnknown` under `hard`. Untrusted evaluations and those without a validated chain are returned
     /// as they are. With `pendingURLs` not empty, download them (into `downloads` / `cache`) and call again.
+    /// `stapledOCSP`: the DER OCSP response the server stapled (or `--ocsp-response` gave) for the leaf.
     public func applyingRevocation(to evaluation: TrustEvaluation, cache: CRLCache?,
-                                   downloads: [String: CRLDownload] = [:]) -> RevocationOutcome {
+                                   downloads: [String: CRLDownload] = [:], stapledOCSP: Data? = nil) -> RevocationOutcome {
         let settings = policy.revocation
         guard settings.mode != .off, evaluation.isTrusted, evaluation.validatedChain.count > 1 else {
             return RevocationOutcome(evaluation: evaluation, pendingURLs: [])
         }
         let check = RevocationChecker.check(chain: evaluation.validatedChain, policy: settings, cache: cache,
-                                            downloads: downloads, at: evaluation.evaluatedAt)
+                                            downloads: downloads, stapledOCSP: stapledOCSP, at: evaluation.evaluatedAt)
         if let revoked = check.revoked {
             return RevocationOutcome(evaluation: evaluation.replacing(verdict: .untrusted(.revoked(revoked))), pendingURLs: [])
         }
-        if !check.pendingURLs.isEmpty {
-            return RevocationOutcome(evaluation: evaluation, pendingURLs: check.pendingURLs)
+        if !check.pendingURLs.isEmpty || !check.pendingOCSP.isEmpty {
+            return RevocationOutcome(evaluation: evaluation, pendingURLs: check.pendingURLs, pendingOCSP: check.pendingOCSP)
         }
         guard !check.problems.isEmpty else { return RevocationOutcome(evaluation: evaluation, pendingURLs: []) }
         if settings.mode == .hard {

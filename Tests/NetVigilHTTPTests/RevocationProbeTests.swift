@@ -14,6 +14,7 @@ final class RevocationProbeTests: ProbeTestCase {
     private var huge: RevocationPKI!    // intermediate.crl is 50 MB
     private let crlPort = freePort()
     private let goodPort = freePort(), revokedPort = freePort(), downPort = freePort(), hugePort = freePort()
+    private let stapledGoodPort = freePort(), stapledRevokedPort = freePort()
 
     override func setUpWithError() throws {
         served = try RevocationPKI(crlBase: "http://127.0.0.1:\(crlPort)/crl")
@@ -27,10 +28,12 @@ final class RevocationProbeTests: ProbeTestCase {
         try handle.close()
         try FileManager.default.copyItem(atPath: huge.path("root.crl"), toPath: hugeDirectory + "/root.crl")
 
-        func site(_ port: Int, _ pki: RevocationPKI, _ leaf: String) throws -> String {
-            """
+        func site(_ port: Int, _ pki: RevocationPKI, _ leaf: String, staple: String? = nil) throws -> String {
+            let stapling = staple.map { "ssl_stapling on; ssl_stapling_file \(pki.path($0));" } ?? ""
+            return """
                 server {
                     listen 127.0.0.1:\(port) ssl;
+                    \(stapling)
                     ssl_certificate \(try pki.chain(leaf));
                     ssl_certificate_key \(pki.path("\(leaf).key"));
                     location / { return 200 'ok'; }
@@ -48,8 +51,11 @@ final class RevocationProbeTests: ProbeTestCase {
             \(try site(revokedPort, served, "revoked"))
             \(try site(downPort, down, "good"))
             \(try site(hugePort, huge, "good"))
+            \(try site(stapledGoodPort, down, "good", staple: "good.ocsp"))
+            \(try site(stapledRevokedPort, down, "revoked", staple: "revoked.ocsp"))
             """
-        nginx = try NginxProcess(prefix: prefix, servers: servers, ports: [crlPort, goodPort, revokedPort, downPort, hugePort])
+        nginx = try NginxProcess(prefix: prefix, servers: servers,
+                                 ports: [crlPort, goodPort, revokedPort, downPort, hugePort, stapledGoodPort, stapledRevokedPort])
     }
 
     override func tearDown() {
@@ -111,6 +117,61 @@ final class RevocationProbeTests: ProbeTestCase {
         let soft = try await probe("https://localhost:\(hugePort)/", configuration: configuration(huge, mode: .soft))
         XCTAssertEqual(soft.outcome, .ok, "\(String(describing: soft.error))")
         XCTAssertNotNil(soft.findings.first { $0.code == "revocation_unknown" })
+    }
+
+    func testStapledResponsesAnswerForTheLeafWhenTheCRLIsUnreachable() async throws {
+        let revoked = try await probe("https://localhost:\(stapledRevokedPort)/", configuration: configuration(down, mode: .soft))
+        XCTAssertEqual(revoked.trustVerdict?.description, "untrusted:revoked", "\(String(describing: revoked.error))")
+        XCTAssertTrue(revoked.error?.message.contains("stapled OCSP response") ?? false, "\(String(describing: revoked.error))")
+
+        let good = try await probe("https://localhost:\(stapledGoodPort)/", configuration: configuration(down, mode: .soft))
+        XCTAssertEqual(good.outcome, .ok, "\(String(describing: good.error))")
+        // The staple settles the leaf; only the intermediate (its CRL unreachable) stays unknown.
+        XCTAssertEqual(good.findings.filter { $0.code == "revocation_unknown" }.map(\.certificate), [1])
+    }
+
+    func testAIAResponderAnswersWhenNoCRLCan() async throws {
+        let ocspPort = freePort()
+        let pki = try RevocationPKI(crlBase: "http://127.0.0.1:\(freePort())/crl", ocspURL: "http://127.0.0.1:\(ocspPort)/")
+        let sites = [freePort(), freePort()]
+        let prefix = NSTemporaryDirectory() + "netvigil-nginx-\(UUID().uuidString)"
+        let servers = try zip(sites, ["good", "revoked"]).map { port, leaf in
+            """
+                server {
+                    listen 127.0.0.1:\(port) ssl;
+                    ssl_certificate \(try pki.chain(leaf));
+                    ssl_certificate_key \(pki.path("\(leaf).key"));
+                    location / { return 200 'ok'; }
+                }
+            """
+        }.joined(separator: "\n")
+        let sitesServer = try NginxProcess(prefix: prefix, servers: servers, ports: sites)
+        defer { sitesServer.stop(); try? FileManager.default.removeItem(atPath: prefix) }
+
+        // Responder down: only unknowns.
+        let down = try await probe("https://localhost:\(sites[0])/", configuration: configuration(pki, mode: .hard))
+        XCTAssertEqual(down.trustVerdict?.description, "untrusted:revocationUnknown", "\(String(describing: down.error))")
+
+        let responder = try pki.startResponder(port: ocspPort)
+        defer { stopResponder(responder) }
+        let config = try configuration(pki, mode: .soft)
+        let revoked = try await probe("https://localhost:\(sites[1])/", configuration: config)
+        XCTAssertEqual(revoked.trustVerdict?.description, "untrusted:revoked", "\(String(describing: revoked.error))")
+        XCTAssertTrue(revoked.error?.message.contains("OCSP http://127.0.0.1:\(ocspPort)/") ?? false, "\(String(describing: revoked.error))")
+
+        let good = try await probe("https://localhost:\(sites[0])/", configuration: config)
+        XCTAssertEqual(good.outcome, .ok, "\(String(describing: good.error))")
+        XCTAssertEqual(good.findings.filter { $0.code == "revocation_unknown" }.map(\.certificate), [1], "the leaf is settled by OCSP: \(good.findings)")
+        stopResponder(responder)
+        let cached = try await probe("https://localhost:\(sites[0])/", configuration: config)
+        XCTAssertEqual(cached.outcome, .ok, "the good answer is cached until its nextUpdate")
+        XCTAssertEqual(cached.findings.filter { $0.code == "revocation_unknown" }.map(\.certificate), [1])
+    }
+
+    private func stopResponder(_ process: Process) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        while process.isRunning { Thread.sleep(forTimeInterval: 0.02) }
     }
 
     /// VmRSS of this process.

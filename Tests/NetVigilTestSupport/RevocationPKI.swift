@@ -8,13 +8,21 @@ import Foundation
 /// `intermediate.crl` (the `revoked` leaf listed), `intermediate-expired.crl` (the same, nextUpdate in 2020),
 /// `intermediate-wrong-key.crl` (the intermediate's name, signed by another key, nothing listed);
 /// `intermediate.der.crl` is `intermediate.crl` in DER.
+///
+/// OCSP responses (DER, `openssl ocsp` over the intermediate's index, 7 days): `good.ocsp`, `revoked.ocsp` (signed by
+/// the intermediate), `good-delegated.ocsp` (signed by `responder`, a delegated OCSP signer the intermediate issued),
+/// `good-impostor.ocsp` (signed by a key with the intermediate's name that is not the intermediate's).
 public final class RevocationPKI: @unchecked Sendable {  // immutable after init
     public let directory: TemporaryDirectory
     public let crlBase: String
 
-    public init(crlBase: String) throws {
+    /// The leaves' AIA OCSP responder, when one was given.
+    public let ocspURL: String?
+
+    public init(crlBase: String, ocspURL: String? = nil) throws {
         directory = try TemporaryDirectory()
         self.crlBase = crlBase
+        self.ocspURL = ocspURL
         try makeCA("root", subject: "/CN=netvigil revocation test root", issuer: nil)
         try makeCA("intermediate", subject: "/CN=netvigil revocation test intermediate", issuer: "root")
         for leaf in ["good", "revoked"] {
@@ -31,6 +39,11 @@ public final class RevocationPKI: @unchecked Sendable {  // immutable after init
         // Same issuer name, another key: a CRL nobody may believe.
         try makeCA("impostor", subject: "/CN=netvigil revocation test intermediate", issuer: nil)
         try gencrl("impostor", to: "intermediate-wrong-key.crl")
+        try issue("responder", by: "intermediate", subject: "/CN=netvigil revocation test OCSP responder", section: "ocsp")
+        try ocsp("good", signer: "intermediate", to: "good.ocsp")
+        try ocsp("revoked", signer: "intermediate", to: "revoked.ocsp")
+        try ocsp("good", signer: "responder", to: "good-delegated.ocsp")
+        try ocsp("good", signer: "impostor", to: "good-impostor.ocsp")
     }
 
     /// The path of a file in the hierarchy's directory.
@@ -69,20 +82,11 @@ public final class RevocationPKI: @unchecked Sendable {  // immutable after init
             copy_extensions = none
             [ policy_any ]
             commonName = supplied
-            [ subca ]
-            basicConstraints = critical,CA:TRUE
-            keyUsage = critical,keyCertSign,cRLSign
-            subjectKeyIdentifier = hash
-            authorityKeyIdentifier = keyid
-            crlDistributionPoints = URI:\(crlBase)/root.crl
-            [ leaf ]
-            basicConstraints = critical,CA:FALSE
-            keyUsage = critical,digitalSignature
-            extendedKeyUsage = serverAuth
-            subjectAltName = DNS:localhost,IP:127.0.0.1
-            subjectKeyIdentifier = hash
-            authorityKeyIdentifier = keyid
-            crlDistributionPoints = URI:\(crlBase)/intermediate.crl
+            \(Self.section("subca", ca: true, usage: "keyCertSign,cRLSign", more: ["crlDistributionPoints = URI:\(crlBase)/root.crl"]))
+            \(Self.section("leaf", ca: false, usage: "digitalSignature", more: [
+                "extendedKeyUsage = serverAuth", "subjectAltName = DNS:localhost,IP:127.0.0.1",
+                "crlDistributionPoints = URI:\(crlBase)/intermediate.crl"] + (ocspURL.map { ["authorityInfoAccess = OCSP;URI:\($0)"] } ?? [])))
+            \(Self.section("ocsp", ca: false, usage: "digitalSignature", more: ["extendedKeyUsage = OCSPSigning"]))
             [ crl_ext ]
             authorityKeyIdentifier = keyid
             """.write(toFile: dir + "/openssl.cnf", atomically: true, encoding: .utf8)
@@ -106,6 +110,54 @@ public final class RevocationPKI: @unchecked Sendable {  // immutable after init
 
     private func gencrl(_ ca: String, to name: String, extra: [String] = []) throws {
         try openssl(["ca", "-gencrl", "-config", config(ca), "-crlexts", "crl_ext", "-out", path(name)] + extra)
+    }
+
+    /// One extension section of the CA configuration.
+    private static func section(_ name: String, ca: Bool, usage: String, more: [String]) -> String {
+        (["[ \(name) ]", "basicConstraints = critical,CA:\(ca ? "TRUE" : "FALSE")", "keyUsage = critical,\(usage)",
+          "subjectKeyIdentifier = hash", "authorityKeyIdentifier = keyid"] + more).joined(separator: "\n")
+    }
+
+    /// Starts `openssl ocsp` answering from the intermediate's index on port `port` (it binds [::]); stop it when done.
+    public func startResponder(port: Int, timeout: TimeInterval = 10) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = ["ocsp", "-index", path("intermediate/index.txt"), "-port", "\(port)", "-CA", path("intermediate.crt"),
+                             "-rsigner", path("intermediate.crt"), "-rkey", path("intermediate.key"), "-ndays", "7"]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        // Not by connecting: a connection that closes without a request wedges `openssl ocsp` (3.0).
+        while !Self.listensOnAnyAddress(port: port, process: process.processIdentifier) {
+            guard Date() < deadline, process.isRunning else {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                throw NginxError(message: "openssl ocsp did not listen on port \(port)")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return process
+    }
+
+    /// Whether `process` listens on [::]:`port` (what `openssl ocsp -port` binds), from /proc/PID/net/tcp6.
+    private static func listensOnAnyAddress(port: Int, process: Int32) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: "/proc/\(process)/net/tcp6") else { return false }
+        defer { try? handle.close() }
+        let local = String(repeating: "0", count: 32) + ":" + String(format: "%04X", port)
+        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ")
+            return fields.count > 3 && fields[1] == local && fields[3] == "0A"
+        }
+    }
+
+    /// An OCSP response about `leaf` from the intermediate's index, signed by `signer`.
+    private func ocsp(_ leaf: String, signer: String, to name: String) throws {
+        try openssl(["ocsp", "-issuer", path("intermediate.crt"), "-cert", path("\(leaf).crt"), "-no_nonce",
+                     "-reqout", path("\(name).req")])
+        try openssl(["ocsp", "-index", path("intermediate/index.txt"), "-CA", path("intermediate.crt"),
+                     "-rsigner", path("\(signer).crt"), "-rkey", path("\(signer).key"), "-reqin", path("\(name).req"),
+                     "-respout", path(name), "-ndays", "7"])
     }
 
     private func openssl(_ arguments: [String]) throws {

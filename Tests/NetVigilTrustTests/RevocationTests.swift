@@ -159,10 +159,64 @@ final class RevocationCLITests: XCTestCase {
         let offline = try ProcessRunner.run(common + ["--chain", pki.chain("revoked"), "--revocation", "hard"])
         XCTAssertEqual(offline.status, 0, "offline, distribution points are not consulted: " + offline.stdout + offline.stderr)
 
+        let stapled = try ProcessRunner.run(common + ["--chain", pki.chain("revoked"), "--ocsp-response", pki.path("revoked.ocsp")])
+        XCTAssertEqual(stapled.status, 1, stapled.stdout + stapled.stderr)
+        XCTAssertTrue(stapled.stdout.contains("stapled OCSP response"), stapled.stdout)
+        let noResponse = try ProcessRunner.run(common + ["--chain", pki.chain("good"), "--ocsp-response", pki.path("nope.ocsp")])
+        XCTAssertEqual(noResponse.status, 66, noResponse.stderr)
+
         let missing = try ProcessRunner.run(common + ["--chain", pki.chain("good"), "--crl", pki.path("nope.crl")])
         XCTAssertEqual(missing.status, 66, missing.stderr)
         let bad = try ProcessRunner.run(common + ["--chain", pki.chain("good"), "--crl", pki.path("good.crt")])
         XCTAssertEqual(bad.status, 65, bad.stderr)
         XCTAssertTrue(bad.stderr.contains("is not a CRL"), bad.stderr)
+    }
+}
+
+/// Stapled OCSP responses (`openssl ocsp` over the hierarchy's index) judged for the leaf.
+final class OCSPStaplingTests: XCTestCase {
+    private static let shared = Result { try RevocationPKI(crlBase: "http://127.0.0.1:9/crl") }
+
+    private func evaluate(_ leaf: String, staple: String, mode: RevocationPolicy.Mode = .hard) throws -> TrustEvaluation {
+        let pki = try Self.shared.get()
+        let crls = try CertificateRevocationList.load(path: pki.path("root.crl"))
+        let policy = try SecurityPolicy(revocation: RevocationPolicy(mode: mode, crls: crls, fetchesDistributionPoints: false))
+        let evaluator = try ServerTrustEvaluator(policy: policy,
+                                                 trustStore: TrustStore(systemRoots: false, caPaths: [pki.path("root.crt")]))
+        let served = try Certificate.load(contentsOf: pki.chain(leaf))
+        let staple = try Data(contentsOf: URL(fileURLWithPath: pki.path(staple)))
+        return evaluator.applyingRevocation(to: evaluator.evaluate(servedChain: served, host: "localhost"), cache: nil,
+                                            stapledOCSP: staple).evaluation
+    }
+
+    func testGoodStapleSettlesTheLeafByIssuerOrDelegatedResponder() throws {
+        for staple in ["good.ocsp", "good-delegated.ocsp"] {
+            let evaluation = try evaluate("good", staple: staple)
+            XCTAssertTrue(evaluation.isTrusted, "\(staple): \(evaluation.message)")
+        }
+    }
+
+    func testRevokedStapleRevokes() throws {
+        let evaluation = try evaluate("revoked", staple: "revoked.ocsp", mode: .soft)
+        guard case .untrusted(.revoked(let revocation)) = evaluation.verdict else {
+            return XCTFail("expected revoked, got \(evaluation.verdict)")
+        }
+        XCTAssertEqual(revocation.certificate, 0)
+        XCTAssertEqual(revocation.reason, .keyCompromise)
+        XCTAssertEqual(revocation.source, "stapled OCSP response")
+    }
+
+    func testResponseForAnotherCertificateOrByAnotherKeyIsUnusable() throws {
+        let other = try evaluate("revoked", staple: "good.ocsp")
+        guard case .untrusted(.revocationUnknown(let why)) = other.verdict else { return XCTFail("\(other.verdict)") }
+        XCTAssertTrue(why.contains("another certificate"), why)
+
+        let impostor = try evaluate("good", staple: "good-impostor.ocsp")
+        guard case .untrusted(.revocationUnknown(let reason)) = impostor.verdict else { return XCTFail("\(impostor.verdict)") }
+        XCTAssertTrue(reason.contains("not signed by"), reason)
+
+        let soft = try evaluate("good", staple: "good-impostor.ocsp", mode: .soft)
+        XCTAssertTrue(soft.isTrusted)
+        XCTAssertEqual(soft.findings.filter { $0.code == "revocation_unknown" }.map(\.certificate), [0])
     }
 }

@@ -20,4 +20,13 @@ extension TrustPolicyOptions {
         }
         return policy
     }
+
+    /// The bytes of `--ocsp-response FILE` (a missing file exits 66).
+    static func ocspResponse(_ path: String?) throws -> Data? {
+        guard let path else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIFailure(.noInput, "--ocsp-response: \(path): no such file or cannot be read")
+        }
+        return data
+    }
 }
