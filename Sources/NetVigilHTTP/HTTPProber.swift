@@ -242,6 +242,9 @@ public struct HTTPProber: Sendable {
             add(MonotonicClock.milliseconds(from: sent, to: firstByte), to: \.processing)
             if let end = recorder.end { add(MonotonicClock.milliseconds(from: firstByte, to: end), to: \.transfer) }
         }
+        if let start = recorder.revocationStart, let end = recorder.revocationEnd {
+            add(MonotonicClock.milliseconds(from: start, to: end), to: \.revocation)
+        }
         if let tls = recorder.tls {
             result.tls = .init(version: tls.version, cipher: tls.cipher, alpn: tls.alpn)
             result.servedChain = tls.servedChain.map(ProbeResult.ChainCertificate.summarizing)
@@ -266,6 +269,7 @@ public struct HTTPProber: Sendable {
         }
         let head = Self.requestHead(request, host: host, port: port, usesTLS: usesTLS, route: route)
         let body = request.body
+        let fetcher = CRLFetcher(prober: self, cache: configuration.crlCache, template: configuration)
         let tlsConfiguration = configuration.tlsConfiguration(for: host)
         let maxBody = configuration.maxBodyBytes
         let requiresHTTP2 = configuration.httpVersion == .http2
@@ -288,10 +292,15 @@ public struct HTTPProber: Sendable {
                             host: host, port: port, proxy: route.proxy, answerTimeout: connectLimit, recorder: recorder))
                     }
                     if usesTLS {
-                        let tls = try OpenSSLTLSHandler.probing(configuration, tls: tlsConfiguration, host: host, recorder: recorder) { info in
-                            recorder.tls = info
-                            collector.handshakeCompleted()
-                        }
+                        let tls = try OpenSSLTLSHandler.probing(
+                            configuration, tls: tlsConfiguration, host: host, recorder: recorder,
+                            onHandshake: { info in
+                                recorder.tls = info
+                                collector.handshakeCompleted()
+                            },
+                            deferredDecision: { _ in
+                                Self.revocationDecision(recorder: recorder, fetcher: fetcher, deadline: deadline, loop: channel.eventLoop)
+                            })
                         try channel.pipeline.syncOperations.addHandler(tls)
                     }
                     if offersHTTP2 {

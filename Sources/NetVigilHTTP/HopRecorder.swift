@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NetVigilTrust
 
@@ -19,4 +20,18 @@ final class HopRecorder: @unchecked Sendable {
     var end: NIODeadline?
     var tls: TLSSessionInfo?
     var evaluation: TrustEvaluation?
+    /// CRL downloads after the handshake (the `revocation` phase).
+    var revocationStart: NIODeadline?
+    var revocationEnd: NIODeadline?
+    /// Set by the trust decision when CRLs must be downloaded before the verdict is final.
+    var pendingRevocation: PendingRevocation?
+
+    /// A trusted evaluation waiting for CRL downloads.
+    struct PendingRevocation {
+        var evaluator: ServerTrustEvaluator
+        var evaluation: TrustEvaluation
+        /// The first check, naming what to download.
+        var first: RevocationOutcome
+        var stapledOCSP: Data?
+    }
 }

@@ -1,4 +1,5 @@
 import COpenSSL
+import Foundation
 import NIOCore
 import NetVigilTrust
 
@@ -66,6 +67,7 @@ final class OpenSSLConnection {
         if let serverName, !serverName.isEmpty, !IPLiteral.isIP(serverName) {
             _ = cossl_SSL_set_tlsext_host_name(ssl, serverName)
         }
+        _ = cossl_SSL_request_ocsp_staple(ssl)  // status_request: revocation checks use a stapled response
     }
 
     /// A server connection on `serverContext` (it answers a client's handshake).
@@ -211,6 +213,9 @@ final class OpenSSLConnection {
         var info = TLSSessionInfo(version: version, cipher: cipher, alpn: alpn, servedChain: chain)
         info.clientCertificateRequested = clientCertificateRequested
         info.clientCertificatePresented = clientCertificatePresented
+        var stapled: UnsafePointer<UInt8>? = nil
+        let stapledLength = cossl_SSL_stapled_ocsp(ssl, &stapled)
+        if stapledLength > 0, let stapled { info.stapledOCSP = Data(bytes: stapled, count: stapledLength) }
         return info
     }
 }

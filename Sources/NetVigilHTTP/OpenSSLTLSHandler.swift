@@ -17,6 +17,9 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Decides, once per handshake, whether the served chain may receive the request (nil = yes).
     typealias TrustDecision = (TLSSessionInfo) -> ProbeError?
+    /// Asked after `trustDecision` accepted: a future when the decision needs more time (revocation data to
+    /// download), nil when the chain may receive the request now. The handshake is not over until it answers.
+    typealias DeferredTrustDecision = (TLSSessionInfo) -> EventLoopFuture<ProbeError?>?
 
     private enum State {
         case idle, handshaking, active, closing, closed
@@ -31,20 +34,28 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// nil on the server side, where OpenSSL itself verifies client certificates and there is nothing to report.
     private let trustDecision: TrustDecision?
     private let onHandshake: ((TLSSessionInfo) -> Void)?
+    private let deferredDecision: DeferredTrustDecision?
+    /// True while a deferred decision runs (the handshake is done; nothing moves until it answers).
+    private var decisionPending = false
+    /// The protocol ALPN chose in the completed handshake (`h2`, `http/1.1`), reported once the chain is trusted.
+    private var negotiatedProtocol: String?
 
     /// Makes a client handler for one connection.
     /// - Parameter serverName: sent as SNI unless it is an IP literal.
     convenience init(configuration: TLSConfiguration, serverName: String?, trustDecision: @escaping TrustDecision,
-                     onHandshake: @escaping (TLSSessionInfo) -> Void) throws(ProbeError) {
+                     onHandshake: @escaping (TLSSessionInfo) -> Void,
+                     deferredDecision: DeferredTrustDecision? = nil) throws(ProbeError) {
         try self.init(connection: OpenSSLConnection(context: OpenSSLClientContext.shared(for: configuration), serverName: serverName),
-                      trustDecision: trustDecision, onHandshake: onHandshake)
+                      trustDecision: trustDecision, onHandshake: onHandshake, deferredDecision: deferredDecision)
     }
 
     /// Makes a handler for `connection`; without `trustDecision`, application data flows as soon as the handshake is done.
-    init(connection: OpenSSLConnection, trustDecision: TrustDecision? = nil, onHandshake: ((TLSSessionInfo) -> Void)? = nil) {
+    init(connection: OpenSSLConnection, trustDecision: TrustDecision? = nil, onHandshake: ((TLSSessionInfo) -> Void)? = nil,
+         deferredDecision: DeferredTrustDecision? = nil) {
         self.connection = connection
         self.trustDecision = trustDecision
         self.onHandshake = onHandshake
+        self.deferredDecision = deferredDecision
     }
 
     // MARK: Lifecycle
@@ -81,7 +92,7 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
         connection.consumeCiphertext(&buffer)
         switch state {
         case .handshaking:
-            advanceHandshake(context: context)
+            if !decisionPending { advanceHandshake(context: context) }
         case .active, .closing:
             readPlaintext(context: context)
             if state == .active, !buffered.isEmpty {
@@ -107,13 +118,34 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func handshakeCompleted(context: ChannelHandlerContext) {
         var refusal: ProbeError? = nil
-        var alpn: String? = nil
+        var later: EventLoopFuture<ProbeError?>? = nil
         if trustDecision != nil || onHandshake != nil {
             let info = connection.sessionInfo()
             onHandshake?(info)
             refusal = trustDecision?(info)
-            alpn = info.alpn
+            negotiatedProtocol = info.alpn
+            if refusal == nil { later = deferredDecision?(info) }
         }
+        if let later {
+            decisionPending = true
+            let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+            later.hop(to: context.eventLoop).whenComplete { outcome in
+                let (handler, context) = bound.value
+                handler.decisionPending = false
+                guard handler.state == .handshaking else { return }  // closed meanwhile
+                switch outcome {
+                case .success(let refusal): handler.finishHandshake(refusal: refusal, context: context)
+                case .failure(let error):
+                    handler.finishHandshake(refusal: ProbeError(.trust, "trust decision failed: \(error)"), context: context)
+                }
+            }
+            return
+        }
+        finishHandshake(refusal: refusal, context: context)
+    }
+
+    /// Refuses the chain (close_notify, nothing sent) or lets buffered plaintext go out.
+    private func finishHandshake(refusal: ProbeError?, context: ChannelHandlerContext) {
         if let refusal {
             // Nothing buffered is ever encrypted: drop it, say goodbye, close.
             let error = TLSHandlerError.untrusted(refusal)
@@ -128,7 +160,7 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
         state = .active
         if trustDecision != nil {
             // Writes made while handling the event (HTTP/2 preface, the request) go out with the client's last flight.
-            context.fireUserInboundEventTriggered(TLSUserEvent.handshakeCompleted(negotiatedProtocol: alpn))
+            context.fireUserInboundEventTriggered(TLSUserEvent.handshakeCompleted(negotiatedProtocol: negotiatedProtocol))
             guard state == .active else { return }
         }
         encryptBuffered()

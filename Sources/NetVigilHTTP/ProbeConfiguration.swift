@@ -42,6 +42,8 @@ public struct ProbeConfiguration: Sendable {
     public var connectTo: ConnectOverride? = nil
     /// Trust evaluators made for this configuration, shared by its copies.
     let trustEvaluators = TrustEvaluators()
+    /// CRLs downloaded from distribution points, shared by the copies of this configuration.
+    let crlCache = CRLCache()
 
     /// Makes a configuration with the defaults above.
     public init(trustStore: TrustStore, policies: PolicySet? = nil, timeout: TimeInterval = 10, connectTimeout: TimeInterval = 5,

@@ -60,7 +60,7 @@ extension ProbeResult: Encodable {
     }
 
     private enum TimingKeys: String, CodingKey {
-        case resolve, connect, proxy, tls, processing, transfer, total
+        case resolve, connect, proxy, tls, revocation, processing, transfer, total
     }
 
     /// Every key is present (null when the probe did not get that far), as in an export probe row.
@@ -86,6 +86,7 @@ extension ProbeResult: Encodable {
         try phases.encode(timings.connect, forKey: .connect)
         try phases.encode(timings.proxy, forKey: .proxy)
         try phases.encode(timings.tls, forKey: .tls)
+        try phases.encode(timings.revocation, forKey: .revocation)
         try phases.encode(timings.processing, forKey: .processing)
         try phases.encode(timings.transfer, forKey: .transfer)
         try phases.encode(timings.total, forKey: .total)

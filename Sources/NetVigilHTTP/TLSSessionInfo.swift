@@ -1,3 +1,4 @@
+import Foundation
 import NetVigilTrust
 
 /// What a completed handshake negotiated, and the chain the server sent.
@@ -14,4 +15,6 @@ public struct TLSSessionInfo: Sendable {
     public var clientCertificateRequested = false
     /// Whether a client certificate was presented.
     public var clientCertificatePresented = false
+    /// The OCSP response the server stapled (DER), nil when none.
+    public var stapledOCSP: Data? = nil
 }

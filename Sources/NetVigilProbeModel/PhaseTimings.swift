@@ -11,6 +11,8 @@ public struct PhaseTimings: Sendable, Equatable, Codable {
     public var tls: Double?
     /// Greeting and plaintext negotiation before TLS (STARTTLS-style schemes only).
     public var starttls: Double?
+    /// Downloading revocation data (CRLs) the caches did not hold; not part of `tls`.
+    public var revocation: Double?
     /// Request sent → first response byte.
     public var processing: Double?
     public var transfer: Double?

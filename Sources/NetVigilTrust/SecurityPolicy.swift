@@ -30,6 +30,8 @@ public struct SecurityPolicy: Sendable, Hashable {
     public let pinsExpire: Date?
     /// How strictly chains are validated (`webpki` unless configured).
     public let validation: ValidationProfile
+    /// Revocation checking (`soft` with no CRL files unless configured).
+    public let revocation: RevocationPolicy
     /// Legal but risky choices, e.g. no backup pin.
     public let warnings: [PolicyWarning]
 
@@ -42,7 +44,8 @@ public struct SecurityPolicy: Sendable, Hashable {
         pins: [SPKIPin] = [],
         reportOnly: Bool = false,
         pinsExpire: Date? = nil,
-        validation: ValidationProfile = .default
+        validation: ValidationProfile = .default,
+        revocation: RevocationPolicy = .default
     ) throws(PolicyError) {
         var uniqueCertificates: [Certificate] = []
         for certificate in pinnedCertificates where !uniqueCertificates.contains(certificate) {
@@ -73,6 +76,7 @@ public struct SecurityPolicy: Sendable, Hashable {
         self.reportOnly = reportOnly
         self.pinsExpire = pinsExpire
         self.validation = validation
+        self.revocation = revocation
 
         var warnings: [PolicyWarning] = []
         if pinning != .none && !reportOnly {

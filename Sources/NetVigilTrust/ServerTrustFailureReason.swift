@@ -7,6 +7,11 @@ public enum ServerTrustFailureReason: Error, Sendable, Hashable, CustomStringCon
     /// OpenSSL refused the chain: verify error code (`X509_V_ERR_*`), depth (0 = leaf) and OpenSSL's text,
     /// e.g. "certificate has expired".
     case chainInvalid(code: Int32, depth: Int32, text: String)
+    /// A certificate of the validated chain is revoked (CRL or OCSP): which one, serial, reason code and time.
+    case revoked(CertificateRevocation)
+    /// `revocation: hard`: the revocation status of a certificate could not be learned (source unreachable, stale,
+    /// oversized or badly signed).
+    case revocationUnknown(String)
     /// The leaf is not valid for the host: the expected host and the names the leaf presents.
     case hostnameMismatch(expected: String, presented: [String])
     /// Certificate pinning: no certificate of the validated chain is a pinned certificate.
@@ -47,6 +52,8 @@ public enum ServerTrustFailureReason: Error, Sendable, Hashable, CustomStringCon
         case .weakKey: return "weakKey"
         case .weakSignature: return "weakSignature"
         case .malformedCertificate: return "malformedCertificate"
+        case .revoked: return "revoked"
+        case .revocationUnknown: return "revocationUnknown"
         }
     }
 
@@ -57,7 +64,8 @@ public enum ServerTrustFailureReason: Error, Sendable, Hashable, CustomStringCon
              .caConstraintViolation(let violation), .extendedKeyUsageViolation(let violation),
              .weakKey(let violation), .weakSignature(let violation), .malformedCertificate(let violation):
             return violation
-        case .noCertificates, .chainInvalid, .hostnameMismatch, .certificatePinMismatch, .publicKeyPinMismatch:
+        case .noCertificates, .chainInvalid, .hostnameMismatch, .certificatePinMismatch, .publicKeyPinMismatch,
+             .revoked, .revocationUnknown:
             return nil
         }
     }
@@ -100,6 +108,10 @@ public enum ServerTrustFailureReason: Error, Sendable, Hashable, CustomStringCon
              .caConstraintViolation(let violation), .extendedKeyUsageViolation(let violation),
              .weakKey(let violation), .weakSignature(let violation), .malformedCertificate(let violation):
             return "certificate refused by the webpki profile: \(violation)"
+        case .revoked(let revocation):
+            return revocation.message
+        case .revocationUnknown(let why):
+            return "revocation status unknown (revocation: hard): \(why)"
         }
     }
 
@@ -156,7 +168,7 @@ public struct PinMismatch: Sendable, Hashable, Codable {
 
 extension ServerTrustFailureReason: Codable {
     enum CodingKeys: String, CodingKey {
-        case kind, message, code, depth, text, expected, presented, mismatch, violation
+        case kind, message, code, depth, text, expected, presented, mismatch, violation, revocation, detail
     }
 
     public init(from decoder: any Decoder) throws {
@@ -176,6 +188,10 @@ extension ServerTrustFailureReason: Codable {
             self = .certificatePinMismatch(try container.decode(PinMismatch.self, forKey: .mismatch))
         case "publicKeyPinMismatch":
             self = .publicKeyPinMismatch(try container.decode(PinMismatch.self, forKey: .mismatch))
+        case "revoked":
+            self = .revoked(try container.decode(CertificateRevocation.self, forKey: .revocation))
+        case "revocationUnknown":
+            self = .revocationUnknown(try container.decode(String.self, forKey: .detail))
         default:
             if let violation = try container.decodeIfPresent(ChainRuleViolation.self, forKey: .violation),
                let reason = Self.ruleViolation(kind: kind, violation) {
@@ -206,6 +222,10 @@ extension ServerTrustFailureReason: Codable {
              .caConstraintViolation(let violation), .extendedKeyUsageViolation(let violation),
              .weakKey(let violation), .weakSignature(let violation), .malformedCertificate(let violation):
             try container.encode(violation, forKey: .violation)
+        case .revoked(let revocation):
+            try container.encode(revocation, forKey: .revocation)
+        case .revocationUnknown(let detail):
+            try container.encode(detail, forKey: .detail)
         }
     }
 }

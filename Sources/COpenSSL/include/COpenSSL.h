@@ -133,4 +133,6 @@ void cossl_SSL_CTX_note_certificate_requests(SSL_CTX *ctx);
 /// 1 when the server sent a CertificateRequest on `ssl` (its context noted requests), else 0.
 int cossl_SSL_certificate_requested(const SSL *ssl);
 
+#include "cossl_revocation.h"
+
 #endif

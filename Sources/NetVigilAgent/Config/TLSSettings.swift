@@ -9,7 +9,7 @@ import Synchronization
 public struct TLSSettings: Sendable {
     /// Policy keys, accepted in a target's `tls:` and in `tls_policies:` entries.
     static let policyKeys = ["pinning", "pins", "pinned_certificates", "allow_invalid_certificates",
-                             "validates_domain_name", "report_only", "pins_expire", "validation"]
+                             "validates_domain_name", "report_only", "pins_expire", "validation"] + revocationKeys
     /// Keys that only make sense per target (one trust store and TLS setup per probe).
     static let connectionKeys = ["ca", "system_roots", "min_version"]
 
@@ -132,7 +132,7 @@ public struct TLSSettings: Sendable {
                 validatesDomainName: try mapping["validates_domain_name"]?.bool() ?? true,
                 pinnedCertificates: certificates, pins: pins,
                 reportOnly: try mapping["report_only"]?.bool() ?? false,
-                pinsExpire: pinsExpire, validation: validation)
+                pinsExpire: pinsExpire, validation: validation, revocation: try revocation(from: mapping))
         } catch {
             throw mapping.owner.error("\(error)")
         }

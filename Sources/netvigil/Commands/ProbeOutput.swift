@@ -17,7 +17,8 @@ enum ProbeOutput {
         }
         let phases: [(String, Double?)] = [("resolve", result.timings.resolve), ("connect", result.timings.connect),
                                            ("proxy", result.timings.proxy), ("starttls", result.timings.starttls),
-                                           ("tls", result.timings.tls), ("processing", result.timings.processing),
+                                           ("tls", result.timings.tls), ("revocation", result.timings.revocation),
+                                           ("processing", result.timings.processing),
                                            ("transfer", result.timings.transfer), ("total", result.timings.total)]
         let total = max(result.timings.total ?? 1, 0.001)
         for (name, value) in phases {

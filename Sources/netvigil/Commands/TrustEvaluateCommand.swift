@@ -32,6 +32,9 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
 
     @OptionGroup var policyOptions: TrustPolicyOptions
 
+    @Option(name: .long, help: "A DER OCSP response for the leaf (as a server would staple it).")
+    var ocspResponse: String?
+
     @Option(name: .long, help: "Pins are ignored from TIME on.")
     var pinsExpire: String?
 
@@ -69,7 +72,10 @@ struct TrustEvaluateCommand: AsyncParsableCommand {
             if !json {
                 for warning in policy.warnings { printError("warning: \(warning)") }
             }
-            let evaluation = evaluator.evaluate(servedChain: served, host: host, at: date, untrusted: extra)
+            // Offline: only `--crl` files (and a configured target's `crl:` files) are consulted.
+            let evaluation = evaluator.applyingRevocation(
+                to: evaluator.evaluate(servedChain: served, host: host, at: date, untrusted: extra), cache: nil,
+                stapledOCSP: try TrustPolicyOptions.ocspResponse(ocspResponse)).evaluation
             if json {
                 print(try TrustOutput.json(evaluation.report), terminator: "")
             } else {

@@ -35,13 +35,19 @@ struct TrustPolicyOptions: ParsableArguments {
     @Option(name: .long, help: "Validation profile: webpki (browser-grade, default) or rfc5280 (OpenSSL strict).")
     var validation: ValidationProfile?
 
+    @Option(name: .long, help: "Revocation checking: off, soft (default: an unknown status is a finding) or hard (it fails).")
+    var revocation: RevocationPolicy.Mode?
+
+    @Option(name: .long, help: "A CRL file, PEM or DER, checked before any distribution point (repeatable).")
+    var crl: [String] = []
+
     /// The options given on the command line, by name (they conflict with a configured target's policy).
     var givenOptions: [String] {
         let given: [(String, Bool)] = [
             ("--ca", !ca.isEmpty), ("--no-system-roots", noSystemRoots), ("--pinning", pinning != nil), ("--pin", !pin.isEmpty),
             ("--pin-cert", !pinCert.isEmpty), ("--allow-invalid-certificates", allowInvalidCertificates),
             ("--no-validate-domain-name", noValidateDomainName), ("--report-only", reportOnly),
-            ("--validation", validation != nil),
+            ("--validation", validation != nil), ("--revocation", revocation != nil), ("--crl", !crl.isEmpty),
         ]
         return given.filter(\.1).map(\.0)
     }
@@ -61,11 +67,12 @@ struct TrustPolicyOptions: ParsableArguments {
         case .publicKey?: mode = .publicKey
         case nil: mode = pins.isEmpty && pinned.isEmpty ? .none : .publicKey
         }
+        let revocation = try revocationPolicy()
         do {
             return try SecurityPolicy(pinning: mode, allowInvalidCertificates: allowInvalidCertificates,
                                       validatesDomainName: !noValidateDomainName, pinnedCertificates: pinned,
                                       pins: pins, reportOnly: reportOnly, pinsExpire: pinsExpire,
-                                      validation: validation ?? .default)
+                                      validation: validation ?? .default, revocation: revocation)
         } catch {
             throw CLIFailure(.usage, "policy: \(error)")
         }

@@ -1,0 +1,75 @@
+import Foundation
+import NIOCore
+import NetVigilTrust
+
+/// Downloads CRLs from distribution points and asks OCSP responders (HTTP POST of an OCSPRequest, answers up to
+/// `maximumOCSPBytes`) with netvigil's own request stack. CRLs: plain HTTP GET, at most
+/// `CertificateRevocationList.maximumBytes` (a bigger CRL is refused by its Content-Length or while it streams, so
+/// memory stays bounded), within the time given. Good downloads go into the cache, failures are remembered there.
+struct CRLFetcher: Sendable {
+    let prober: HTTPProber
+    let cache: CRLCache
+    /// The probe's configuration: its trust store and proxy are reused for the downloads.
+    let template: ProbeConfiguration
+
+    /// The largest OCSP answer read (64 KB).
+    static let maximumOCSPBytes = 64 * 1024
+
+    /// Downloads `urls` and sends `queries`, one after another within `seconds` in all. Answers are keyed by URL
+    /// (CRLs) and by `OCSPQuery.key`.
+    func download(_ urls: [String], queries: [OCSPQuery] = [], within seconds: TimeInterval) async -> [String: CRLDownload] {
+        var configuration = ProbeConfiguration(trustStore: template.trustStore, timeout: max(seconds, 0.001),
+                                               connectTimeout: min(template.connectTimeout, max(seconds, 0.001)),
+                                               maxBodyBytes: CertificateRevocationList.maximumBytes, maxRedirects: 3)
+        configuration.proxy = template.proxy
+        let start = Date()
+        var downloads: [String: CRLDownload] = [:]
+        for text in urls {
+            let left = seconds - Date().timeIntervalSince(start)
+            configuration.timeout = max(left, 0.001)
+            let outcome = await download(text, configuration: configuration)
+            downloads[text] = outcome
+            switch outcome {
+            case .crls(let crls):
+                for crl in crls { cache.store(crl, for: text) }
+                // A stale CRL is not kept (the cache drops it): do not download it again for every probe.
+                if !crls.contains(where: { ($0.nextUpdate ?? .distantPast) > Date() }) {
+                    cache.rememberFailure("the CRL served there is stale", for: text, at: Date())
+                }
+            case .failed(let why): cache.rememberFailure(why, for: text, at: Date())
+            case .ocspResponse: break
+            }
+        }
+        for query in queries {
+            let left = seconds - Date().timeIntervalSince(start)
+            configuration.timeout = max(left, 0.001)
+            configuration.maxBodyBytes = Self.maximumOCSPBytes
+            let outcome = await ask(query, configuration: configuration)
+            downloads[query.key] = outcome
+            if case .failed(let why) = outcome { cache.rememberFailure(why, for: query.key, at: Date()) }
+        }
+        return downloads
+    }
+
+    private func ask(_ query: OCSPQuery, configuration: ProbeConfiguration) async -> CRLDownload {
+        guard let url = URL(string: query.url) else { return .failed("not a URL") }
+        let request = ProbeRequest(method: .POST, url: url, headers: [("Content-Type", "application/ocsp-request")],
+                                   body: [UInt8](query.request))
+        let (result, response) = await prober.fetch(request, configuration: configuration)
+        if let error = result.error { return .failed("request failed: \(error.message)") }
+        guard let response else { return .failed("no response") }
+        return .ocspResponse(Data(response.body))
+    }
+
+    private func download(_ text: String, configuration: ProbeConfiguration) async -> CRLDownload {
+        guard let url = URL(string: text) else { return .failed("not a URL") }
+        let (result, response) = await prober.fetch(ProbeRequest(url: url), configuration: configuration)
+        if let error = result.error { return .failed("download failed: \(error.message)") }
+        guard let response else { return .failed("no response") }
+        do {
+            return .crls(try CertificateRevocationList.parse(Data(response.body), source: text))
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+}
