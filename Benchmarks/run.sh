@@ -400,7 +400,7 @@ smtpd_tls_cert_file = $root/tls.pem
 smtpd_tls_key_file = $root/tls.key
 smtpd_tls_security_level = may
 default_process_limit = 200
-maillog_file = /dev/null
+maillog_file = /dev/stdout
 CF
   cat > "$root/conf/master.cf" <<CF
 $smtp inet n - n - - smtpd
