@@ -69,6 +69,7 @@ extension HTTPProber {
         var withoutALPN = configuration.tlsConfiguration(for: host)
         withoutALPN.alpnProtocols = []
         let tls = withoutALPN
+        let fetcher = CRLFetcher(prober: self, cache: configuration.crlCache, template: configuration)
         recorder.connectStart = .now()
         let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(connectLimit)
@@ -77,10 +78,16 @@ extension HTTPProber {
                     negotiation: scheme.negotiation(), usesSTARTTLS: scheme.usesSTARTTLS, deadline: deadline, promise: promise,
                     recorder: recorder,
                     makeTLS: { onHandshake in
-                        try OpenSSLTLSHandler.probing(configuration, tls: tls, host: host, recorder: recorder) { info in
-                            recorder.tls = info
-                            onHandshake(info)
-                        }
+                        // Revocation downloads run before the handler's go-ahead, as for https.
+                        try OpenSSLTLSHandler.probing(
+                            configuration, tls: tls, host: host, recorder: recorder,
+                            onHandshake: { info in
+                                recorder.tls = info
+                                onHandshake(info)
+                            },
+                            deferredDecision: { _ in
+                                Self.revocationDecision(recorder: recorder, fetcher: fetcher, deadline: deadline, loop: channel.eventLoop)
+                            })
                     })
                 return channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
             }

@@ -107,6 +107,15 @@ final class RevocationProbeTests: ProbeTestCase {
         XCTAssertNil(hard.status)
     }
 
+    func testTLSServiceTargetsCheckRevocationToo() async throws {
+        let url = try XCTUnwrap(URL(string: "tls://localhost:\(downPort)"))
+        let soft = await HTTPProber().probe(ProbeRequest(url: url), configuration: try configuration(down, mode: .soft))
+        XCTAssertEqual(soft.outcome, .ok, "\(String(describing: soft.error))")
+        XCTAssertNotNil(soft.findings.first { $0.code == "revocation_unknown" })
+        let hard = await HTTPProber().probe(ProbeRequest(url: url), configuration: try configuration(down, mode: .hard))
+        XCTAssertEqual(hard.trustVerdict?.description, "untrusted:revocationUnknown", "\(String(describing: hard.error))")
+    }
+
     func testFiftyMegabyteCRLIsRefused() async throws {
         let before = residentBytes()
         let hard = try await probe("https://localhost:\(hugePort)/", configuration: configuration(huge, mode: .hard))

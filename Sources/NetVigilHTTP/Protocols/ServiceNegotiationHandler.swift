@@ -1,4 +1,5 @@
 import NIOCore
+import NIOTLS
 
 /// Runs one `ServiceNegotiation` on a channel: feeds it what arrives, performs what it returns, and puts the
 /// TLS handler in front of itself only when the server agreed. Bytes read before that point stay with the
@@ -68,6 +69,15 @@ final class ServiceNegotiationHandler: ChannelDuplexHandler, RemovableChannelHan
         perform(negotiation.received(bytes), context: context)
     }
 
+    /// The TLS handler's go-ahead: the chain is trusted, revocation downloads included. Only now does the
+    /// negotiation continue over TLS (what it writes is encrypted with the client's last flight).
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? TLSUserEvent, case .handshakeCompleted = event, !done {
+            perform(negotiation.tlsEstablished(), context: context)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         fail(Self.probeError(for: error), context: context)
     }
@@ -110,17 +120,16 @@ final class ServiceNegotiationHandler: ChannelDuplexHandler, RemovableChannelHan
         tlsAdded = true
         if usesSTARTTLS { recorder.starttlsEnd = .now() }
         recorder.phase = .tls
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         do {
             let tls = try makeTLS { info in
-                let (handler, context) = loopBound.value
+                let handler = loopBound.value
                 if info.clientCertificateRequested, info.version == "TLSv1.3" {
                     handler.verdictGrace = Self.clientCertificateVerdictGrace
                 }
                 handler.recorder.tlsEnd = .now()
                 handler.recorder.requestSent = .now()
                 handler.recorder.phase = .processing
-                handler.perform(handler.negotiation.tlsEstablished(), context: context)
             }
             // In front of this handler: what arrives from now on is decrypted first, what it sends is encrypted.
             try context.pipeline.syncOperations.addHandler(tls, position: .before(self))
