@@ -12,13 +12,7 @@ final class FeedTLSTests: XCTestCase {
     private var processes: [Process] = []
 
     override func tearDown() {
-        for process in processes where process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        let deadline = Date().addingTimeInterval(10)
-        while processes.contains(where: \.isRunning) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        for process in processes where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        ProcessRunner.stopAll(processes)
         processes.removeAll()
         directory = nil
     }

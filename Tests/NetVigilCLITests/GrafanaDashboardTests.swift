@@ -38,13 +38,7 @@ final class GrafanaDashboardTests: XCTestCase {
         for nginx in nginxes { nginx.stop() }
         nginxes.removeAll()
         // SIGTERM first: nginx's master takes its worker along, the daemon and Prometheus shut down cleanly.
-        for process in processes where process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        let deadline = Date().addingTimeInterval(10)
-        while processes.contains(where: \.isRunning) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        for process in processes where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        ProcessRunner.stopAll(processes)
         processes.removeAll()
         directory = nil
     }

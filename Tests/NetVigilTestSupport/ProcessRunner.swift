@@ -91,6 +91,18 @@ public enum ProcessRunner {
     }
 
     /// `curl` a URL: (HTTP status, body).
+    /// Stops `processes` together: SIGTERM to all (daemons shut down cleanly), then SIGKILL to those still running
+    /// after `grace`.
+    public static func stopAll(_ processes: [Process], grace: TimeInterval = 10) {
+        for process in processes where process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        let deadline = Date().addingTimeInterval(grace)
+        while processes.contains(where: \.isRunning) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        for process in processes where process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
     public static func curl(_ url: String, headers: [String] = []) throws -> (Int, String) {
         var arguments = ["-s", "-m", "5", "-w", "\n%{http_code}", url]
         for header in headers { arguments += ["-H", header] }
