@@ -6,7 +6,8 @@ import NetVigilStore
 ///
 /// Kept: names, status, uptime, timings, verdicts, days left on the chain, alert kinds, the 24 h buckets.
 /// Dropped: URL credentials, query and fragment (the URL is the `endpoint`), labels, error messages (they can carry
-/// server text), resolved addresses, the untrusted verdict's reason, alert messages, the store, reachability
+/// server text), resolved addresses (per-address rows are numbered `address 1`, `address 2`, ... instead, without
+/// their served pin), the untrusted verdict's reason, alert messages, the store, reachability
 /// (interfaces, gateways, addresses) and the captive-portal check. No certificates, no headers.
 struct PublicStatusReport: Encodable, Sendable {
     var version: String
@@ -48,6 +49,19 @@ struct PublicStatusReport: Encodable, Sendable {
             if let verdict = last.trustVerdict, verdict != "trusted" { last.trustVerdict = "untrusted" }
             copy.lastResult = last
         }
+        copy.addresses = snapshot.addresses.map(redacted)
         return copy
+    }
+
+    /// Per-address rows with only what the public may read: status, verdicts, timings; no address, message or pin.
+    static func redacted(_ addresses: [TargetSnapshot.AddressStatus]) -> [TargetSnapshot.AddressStatus] {
+        addresses.enumerated().map { index, row in
+            var copy = row
+            copy.address = "address \(index + 1)"
+            copy.errorMessage = nil
+            copy.servedPin = nil
+            if let verdict = row.trustVerdict, verdict != "trusted" { copy.trustVerdict = "untrusted" }
+            return copy
+        }
     }
 }

@@ -64,6 +64,8 @@ extension StatusPage {
                  el("a", {class: "name", href: "targets/" + encodeURIComponent(target.name)}, target.name),
                  state, why.text ? el("span", {class: "reason " + why.tone}, why.text) : null, streak, ...alerts),
               el("span", {class: "url", title: target.url}, target.url));
+            const addresses = addressSummary(target);
+            if (addresses) card.append(addresses);
             if (series) {
               const from = parseTime(overview.from);
               const width = (parseTime(overview.until) - from) / series.ok.length;

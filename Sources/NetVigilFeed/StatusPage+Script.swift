@@ -2,9 +2,10 @@ extension StatusPage {
     /// The overview's script: ``commonScript``, ``overviewScript`` (the `page` it renders) and ``connectionScript``.
     static let script = wrap(overviewScript)
 
-    /// `pageScript` (which defines `page`) between the shared helpers and the connection code, in one strict closure.
+    /// `pageScript` (which defines `page`) between the shared helpers (``commonScript``, ``addressScript``) and the
+    /// connection code, in one strict closure.
     static func wrap(_ pageScript: String) -> String {
-        "\"use strict\";\n(() => {\n" + commonScript + pageScript + connectionScript + "})();\n"
+        "\"use strict\";\n(() => {\n" + commonScript + addressScript + pageScript + connectionScript + "})();\n"
     }
 
     /// Token, data loading and live updates, for a `page` with `load(getJSON)` (fetches and keeps its data) and

@@ -60,6 +60,10 @@ extension StatusPage {
                                         outline: 1px solid var(--skip); outline-offset: -1px; }
         .bucket[data-worst="none"] { height: 2px; background: var(--line); }
         .bar-legend { display: flex; justify-content: space-between; gap: 0.5rem; font-size: 0.75em; color: var(--muted); }
+        /* Per-address (per-path) rows: the card's summary line, the target page's table and matched pins. */
+        .address-summary { font-size: 0.9em; margin-top: 0.2rem; overflow-wrap: anywhere; }
+        .address-summary .failing-address { font-weight: 600; }
+        #pin-match code, td.pin code { overflow-wrap: anywhere; }
         .chart { width: 100%; height: auto; max-height: 18rem; display: block; }
         .chart .grid { stroke: var(--line); } .chart text { fill: var(--muted); font-size: 10px; }
         .legend span { margin-right: 0.8rem; white-space: nowrap; } .swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.25em; }

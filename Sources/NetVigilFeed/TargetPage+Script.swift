@@ -25,7 +25,7 @@ extension TargetPage {
                 getJSON(fetch("../v1/history?kind=alerts&since=-7d&limit=1000&target=" + encodeURIComponent(NAME), options()))]);
               data = {target, uptime, timings, alerts};
             },
-            render() { renderHead(); renderCharts(); renderChain(); renderAlerts(); renderResults(); },
+            render() { renderHead(); renderAddresses(); renderCharts(); renderChain(); renderPinMatch(); renderAlerts(); renderResults(); },
           };
 
           function renderHead() {

@@ -1,7 +1,7 @@
 import Hummingbird
 
-/// The page of one target behind `GET /targets/{name}`: phase chart over 24 h or 7 d, uptime bar, the served chain,
-/// the last 50 results and the alert history.
+/// The page of one target behind `GET /targets/{name}`: phase chart over 24 h or 7 d, uptime bar, the served chain
+/// with the pins it matched, per-address rows, the last 50 results and the alert history.
 ///
 /// Like the overview it carries no data (its script reads `v1/targets/{name}` and the series routes with the token
 /// the user typed in), shares the overview's style, helpers and connection code, and gets a fresh CSP nonce per
@@ -9,8 +9,9 @@ import Hummingbird
 enum TargetPage {
     private static let pieces = StatusPage.pieces(markup: markup, script: script, title: "netvigil target")
 
-    /// The page's script: the overview's helpers and connection code around ``pageScript``.
-    static let script = StatusPage.wrap(pageScript)
+    /// The page's script: the overview's helpers and connection code around ``pageScript`` and its sections'
+    /// renderers (``pinScript``, ``addressesScript``).
+    static let script = StatusPage.wrap(pageScript + pinScript + addressesScript)
 
     /// The page with `nonce` on its `<style>` and `<script>` elements.
     static func html(nonce: String) -> String {
@@ -35,6 +36,11 @@ enum TargetPage {
         {{token-form}}
         <main id="content" hidden>
           <div id="target" class="card target"></div>
+          <section id="addresses-section" hidden>
+            <h2 id="addresses-title">Addresses</h2>
+            <p id="addresses-summary"></p>
+            <div class="scroll"><table id="addresses"><thead></thead><tbody></tbody></table></div>
+          </section>
           <h2>Response time by phase <span class="range-choice"><button type="button" data-range="24h">24 h</button>
             <button type="button" data-range="7d">7 d</button></span></h2>
           <div id="uptime"></div>
@@ -42,6 +48,7 @@ enum TargetPage {
           <p id="phase-legend" class="legend muted"></p>
           <h2>Served chain</h2>
           <p id="pin-line" class="muted"></p>
+          <p id="pin-match"></p>
           <div class="scroll"><table id="chain">
             <thead><tr><th>#</th><th>subject</th><th class="wide">issuer</th><th>pin (SPKI SHA-256)</th><th class="num">not after</th></tr></thead>
             <tbody></tbody>

@@ -254,6 +254,7 @@ public struct HTTPProber: Sendable {
             result.trustVerdict = evaluation.verdict.summary
             result.pinVerdict = evaluation.pinVerdict
             result.trustMessage = evaluation.message
+            result.matchedPins = evaluation.pinVerdict == .matched ? evaluation.pins.matched.map(\.description) : []
             result.findings = evaluation.findings
         }
     }

@@ -16,6 +16,8 @@ extension ProbeResult: Encodable {
         public var phase: String?
         /// The trust evaluation's explanation.
         public var trustMessage: String?
+        /// The configured pins that matched (pin verdict `matched`): what the target page marks in the chain.
+        public var matchedPins: [String]?
         /// The `ServiceScheme` of a non-HTTP target (`smtp`, `ldaps`, `tls`, ...).
         public var scheme: String?
         /// The `starttls` phase (greeting and negotiation before TLS) in milliseconds.
@@ -23,7 +25,7 @@ extension ProbeResult: Encodable {
 
         enum CodingKeys: String, CodingKey {
             case finalURL = "final_url", redirects, expectationFailures = "expectation_failures", alert, phase
-            case trustMessage = "trust_message", scheme, starttlsMilliseconds = "starttls_ms"
+            case trustMessage = "trust_message", matchedPins = "matched_pins", scheme, starttlsMilliseconds = "starttls_ms"
         }
 
         /// True when there is nothing to keep.
@@ -35,6 +37,7 @@ extension ProbeResult: Encodable {
         Details(finalURL: finalURL == url ? nil : finalURL, redirects: redirects.isEmpty ? nil : redirects,
                 expectationFailures: expectationFailures.isEmpty ? nil : expectationFailures,
                 alert: error?.alert, phase: error?.phase, trustMessage: trustMessage,
+                matchedPins: matchedPins.isEmpty ? nil : matchedPins,
                 scheme: URL(string: url).flatMap(ServiceScheme.init(url:))?.rawValue, starttlsMilliseconds: timings.starttls)
     }
 

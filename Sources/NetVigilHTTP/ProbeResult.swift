@@ -98,6 +98,9 @@ public struct ProbeResult: Sendable {
     public var pinVerdict: PinVerdict?
     /// The trust evaluation's explanation; nil without TLS.
     public var trustMessage: String?
+    /// The configured pins (`sha256/BASE64`) that matched a certificate of the chain, when the pin verdict is
+    /// `matched`; empty otherwise.
+    public var matchedPins: [String] = []
     /// Baseline Requirements findings of the served chain (never change the verdict); empty without TLS.
     public var findings: [TrustFinding] = []
 

@@ -69,6 +69,12 @@ final class EveryAddressTests: XCTestCase {
         XCTAssertEqual(results[1].pinVerdict, .mismatch)
         let roguePin = try Certificate.load(contentsOf: directory.path("rogue.pem"))[0].spkiPin.description
         XCTAssertEqual(results[1].servedChain.first?.spkiPin, roguePin)
+        // The pin each address matched (what the target page marks): the good edge's, none for the rogue one.
+        let goodPin = try Certificate.load(contentsOf: directory.path("good.pem"))[0].spkiPin.description
+        XCTAssertEqual(results[0].matchedPins, [goodPin])
+        XCTAssertEqual(results[1].matchedPins, [])
+        XCTAssertEqual(results[0].details.matchedPins, [goodPin])
+        XCTAssertNil(results[1].details.matchedPins)
         // SNI and Host stay the URL's; the rogue edge never got a request (trust failed before it).
         XCTAssertEqual(log("good").trimmingCharacters(in: .newlines), "sni=edge.test host=edge.test")
         XCTAssertEqual(log("rogue"), "")

@@ -49,6 +49,14 @@ final class ProbeRecordMappingTests: XCTestCase {
         XCTAssertEqual((details?["redirects"] as? [Any])?.count, 1)
     }
 
+    func testMatchedPinsGoToTheDetails() throws {
+        var result = ProbeResult(url: "https://a.test/")
+        result.pinVerdict = .matched
+        result.matchedPins = ["sha256/AAAA", "sha256/BBBB"]
+        let details = try JSONSerialization.jsonObject(with: Data((result.record(target: "a").detailsJSON ?? "").utf8)) as? [String: Any]
+        XCTAssertEqual(details?["matched_pins"] as? [String], ["sha256/AAAA", "sha256/BBBB"])
+    }
+
     func testOKResultHasNoErrorAndNoDetails() {
         let record = ProbeResult(url: "http://a.test/").record(target: "a")
         XCTAssertEqual(record.outcome, .ok)

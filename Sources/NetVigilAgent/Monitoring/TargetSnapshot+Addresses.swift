@@ -12,11 +12,20 @@ extension TargetSnapshot {
         public var pinVerdict: String?
         /// SPKI pin of the leaf this address served.
         public var servedPin: String?
+        /// When this address was probed.
+        public var time: Timestamp?
+        /// The probe's total duration in milliseconds (nil when it did not get that far).
+        public var totalMilliseconds: Double?
+        /// The HTTP status this address answered with.
+        public var httpStatus: Int?
+        /// Whole days from the probe to the earliest `notAfter` of the chain this address served.
+        public var certificateDaysLeft: Int?
 
         enum CodingKeys: String, CodingKey {
-            case address, status
+            case address, status, time
             case errorKind = "error_kind", errorMessage = "error_message", trustVerdict = "trust_verdict"
-            case pinVerdict = "pin_verdict", servedPin = "served_pin"
+            case pinVerdict = "pin_verdict", servedPin = "served_pin", totalMilliseconds = "total_ms"
+            case httpStatus = "http_status", certificateDaysLeft = "certificate_days_left"
         }
 
         /// The status of one per-address row.
@@ -32,6 +41,10 @@ extension TargetSnapshot {
             trustVerdict = record.trustVerdict?.description
             pinVerdict = record.pinVerdict?.rawValue
             servedPin = record.servedChain.first?.spkiPin
+            time = record.time
+            totalMilliseconds = record.timings.total
+            httpStatus = record.httpStatus
+            certificateDaysLeft = TargetSnapshot.certificateExpiry(of: record).daysLeft
         }
     }
 }

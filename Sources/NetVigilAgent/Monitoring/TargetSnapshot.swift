@@ -88,7 +88,14 @@ extension TargetSnapshot.LastResult {
         pinVerdict = record.pinVerdict?.rawValue
         reachabilityStatus = record.reachabilityStatus
         resolvedAddress = record.resolvedAddress
-        certificateExpiry = record.servedChain.map(\.notAfter).min()
-        certificateDaysLeft = certificateExpiry.map { Int(($0.milliseconds - record.time.milliseconds) / 86_400_000) }
+        (certificateExpiry, certificateDaysLeft) = TargetSnapshot.certificateExpiry(of: record)
+    }
+}
+
+extension TargetSnapshot {
+    /// The earliest `notAfter` of `record`'s served chain and the whole days from the result to it.
+    static func certificateExpiry(of record: ProbeRecord) -> (expiry: Timestamp?, daysLeft: Int?) {
+        let expiry = record.servedChain.map(\.notAfter).min()
+        return (expiry, expiry.map { Int(($0.milliseconds - record.time.milliseconds) / 86_400_000) })
     }
 }
