@@ -36,12 +36,13 @@ extension StatusPage {
             return line;
           }
 
-          // The target page's table: a row per address (and interface, when rows have one), header included.
+          // The target page's table: a row per address (and interface, when rows have one), header included; latency
+          // and time are left out on a phone (`.wide`), so the table fits 390 px.
           function addressTable(table, rows) {
             const paths = hasInterfaces(rows);
             const heads = ["address", paths ? "interface" : null, "status", "reason", "pin", "latency", "last checked"];
             table.tHead.replaceChildren(el("tr", {}, ...heads.filter((head) => head !== null).map((head) =>
-              el("th", {class: head === "latency" ? "num" : head === "last checked" ? "num wide" : null}, head))));
+              el("th", {class: head === "latency" || head === "last checked" ? "num wide" : null}, head))));
             table.tBodies[0].replaceChildren(...rows.map((row) => {
               const why = rowReason(row);
               return el("tr", {class: "address-row", "data-address": row.address, "data-status": row.status},
@@ -50,7 +51,7 @@ extension StatusPage {
                 el("td", {}, el("span", {class: "state " + statusTone[row.status]}, statusSymbol[row.status] || row.status)),
                 el("td", {class: "reason " + why.tone}, why.text || dash),
                 el("td", {}, row.pin_verdict ? badge(row.pin_verdict, pinTone[row.pin_verdict]) : dash),
-                el("td", {class: "num"}, typeof row.total_ms === "number" ? milliseconds(row.total_ms) + " ms" : dash),
+                el("td", {class: "num wide"}, typeof row.total_ms === "number" ? milliseconds(row.total_ms) + " ms" : dash),
                 ageNode("td", row.time, {class: "num age wide"}));
             }));
           }

@@ -9,15 +9,16 @@ import XCTest
 extension StatusPageBrowserTests {
     private static let bucketMs: Int64 = 1_800_000
 
-    /// Results of `api` 11 h (ok), 8 h (skipped) and 5 h (failed) ago; returns each bucket's start in ms.
-    private func seedHistory(at path: String, now: Timestamp) async throws -> [String: Int64] {
+    /// Results of `target` 11 h (ok), 8 h (skipped) and 5 h (failed) ago; returns each bucket's start in ms.
+    @discardableResult
+    func seedHistory(at path: String, now: Timestamp, target: String = "api") async throws -> [String: Int64] {
         let store = try Store.open(path: path)
         var starts: [String: Int64] = [:]
         var probes: [ProbeRecord] = []
         for (outcome, hours) in [(ProbeOutcome.ok, 11), (.skipped, 8), (.failed, 5)] {
             let time = now.adding(.seconds(-3_600 * Int64(hours)))
             starts[outcome.rawValue] = time.milliseconds / Self.bucketMs * Self.bucketMs
-            probes.append(ProbeRecord(time: time, target: "api", outcome: outcome,
+            probes.append(ProbeRecord(time: time, target: target, outcome: outcome,
                                       errorKind: outcome == .failed ? .connectRefused : nil,
                                       timings: PhaseTimings(resolve: 1, connect: 2, tls: 5, processing: 3, transfer: 1, total: 12)))
         }
@@ -26,7 +27,7 @@ extension StatusPageBrowserTests {
     }
 
     /// Whether the document fits the viewport's width, and every card's status and reason are on screen.
-    private func checkLayout(_ browser: HeadlessBrowser, width: Int, height: Int) throws {
+    func checkLayout(_ browser: HeadlessBrowser, width: Int, height: Int) throws {
         _ = try browser.step(["viewport": width, "height": height])
         try waitInPage(browser, "the layout at \(width) px", "document.documentElement.clientWidth === \(width)")
         let overflow = try browser.step(["eval": "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"]) as? [Int]
