@@ -178,6 +178,15 @@ start_tls_nginx() {
   server { listen 127.0.0.1:$plain; location / { default_type text/plain; return 200 \"netvigil probe benchmark\\n\"; } }"
 }
 
+# A new temporary directory TLS_DIR with the throwaway PKI and the TLS nginx of start_tls_nginx on ports $1 and $2;
+# nginx stops and the directory goes when the script exits.
+start_loopback_tls() {
+  TLS_DIR=$(mktemp -d)
+  trap 'if [ -f "$TLS_DIR/nginx.pid" ]; then kill "$(cat "$TLS_DIR/nginx.pid")" 2>/dev/null || true; fi; rm -rf "$TLS_DIR"' EXIT
+  make_loopback_pki "$TLS_DIR"
+  start_tls_nginx "$TLS_DIR" "$1" "$2"
+}
+
 # Request stack (issue #5 §7): one HTTPS probe vs curl, probes per CPU-second vs prometheus-blackbox-exporter at
 # concurrency 1/16/64 with `openssl s_time -new` as the ceiling, RSS and descriptors over 10,000 probes (and over the
 # failure paths). Every probe on every side is a new TCP connection and a full TLS handshake to the same nginx URL.
@@ -388,12 +397,9 @@ PY
 # no more than an https probe minus the HTTP exchange; STARTTLS adds only the protocol's round trips).
 run_probe_tls() {
   release --product ProbeBenchmarks
-  local dir; dir=$(mktemp -d)
   local port=18495 plain=18496 seconds=${PROBE_SECONDS:-10} rounds=${PROBE_ROUNDS:-3}
-  PROBE_DIR=$dir
-  trap 'if [ -f "$PROBE_DIR/nginx.pid" ]; then kill "$(cat "$PROBE_DIR/nginx.pid")" 2>/dev/null || true; fi; rm -rf "$PROBE_DIR"' EXIT
-  make_loopback_pki "$dir"
-  start_tls_nginx "$dir" "$port" "$plain"
+  start_loopback_tls "$port" "$plain"
+  local dir=$TLS_DIR
   # Postfix with a private configuration (as the tests start it): smtp:// (STARTTLS) vs smtps:// (implicit TLS).
   local smtp=18497 smtps=18498 root="$dir/postfix"
   mkdir -p "$root/conf" "$root/queue" "$root/data"
@@ -462,12 +468,9 @@ PY
 # per command, pooled, so both sides see the same machine load.
 run_startup() {
   release --product netvigil
-  local dir; dir=$(mktemp -d)
   local port=18500 plain=18501 rounds=${STARTUP_ROUNDS:-5} runs=${STARTUP_RUNS:-20}
-  STARTUP_DIR=$dir
-  trap 'if [ -f "$STARTUP_DIR/nginx.pid" ]; then kill "$(cat "$STARTUP_DIR/nginx.pid")" 2>/dev/null || true; fi; rm -rf "$STARTUP_DIR"' EXIT
-  make_loopback_pki "$dir"
-  start_tls_nginx "$dir" "$port" "$plain"
+  start_loopback_tls "$port" "$plain"
+  local dir=$TLS_DIR
   local url="https://127.0.0.1:$port/"
   curl -sf --cacert "$dir/ca.pem" -o /dev/null "$url"
   "$bin/netvigil" probe --ca "$dir/ca.pem" --no-system-roots "$url" >/dev/null
