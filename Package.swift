@@ -77,6 +77,7 @@ let package = Package(
                 "NetVigilHTTP",
                 "NetVigilReachability",
                 "NetVigilStore",
+                "NetVigilSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -189,6 +190,7 @@ let package = Package(
             name: "NetVigilConcurrencyTests",
             dependencies: ["NetVigilConcurrency", .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle")]
         ),
+        .testTarget(name: "NetVigilSystemTests", dependencies: ["NetVigilSystem"]),
         .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]),
         .testTarget(name: "NetVigilTrustTests", dependencies: ["NetVigilTrust", "NetVigilTestSupport"]),
         .testTarget(

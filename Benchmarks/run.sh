@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|overview|scheduler|idle|probe|probe-tls|all]
+# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|overview|scheduler|idle|probe|probe-tls|startup|all]
 # Figures are printed; docs/performance.md records the current ones with the machine they ran on, Benchmarks/HISTORY.md every run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
 # SCRATCH_PATH: a separate build directory (so a benchmark build does not hold .build's lock).
 scratch=${SCRATCH_PATH:-.build}
-release() { [ -n "${NO_BUILD:-}" ] && return 0; swift build -c release --scratch-path "$scratch" "$@" >/dev/null; }
+# The flags of `make release`/`make deb` (static Swift runtime): the benchmarks measure the binary that ships.
+release() {
+  [ -n "${NO_BUILD:-}" ] && return 0
+  swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path "$scratch" "$@" >/dev/null
+}
 bin=$scratch/release
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB"
 
@@ -111,20 +115,30 @@ run_idle() {
     exporter=$!
   fi
   sleep 20
-  python3 - "$daemon" "$exporter" <<'PY'
+  # RSS (anonymous + file-backed pages) after each minute of the window (IDLE_SECONDS, default 120): growth shows.
+  python3 - "$daemon" "$exporter" "${IDLE_SECONDS:-120}" <<'PY'
 import os, sys, time
 tick = os.sysconf("SC_CLK_TCK")
+seconds = int(sys.argv[3])
 def cpu(pid): f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split(); return (int(f[11]) + int(f[12])) / tick
-def rss(pid):
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmRSS:"): return int(line.split()[1]) / 1024
+def memory(pid):
+    fields = {line.split(":")[0]: int(line.split()[1]) / 1024 for line in open(f"/proc/{pid}/status")
+              if line.startswith(("VmRSS:", "RssAnon:", "RssFile:"))}
+    return fields["VmRSS"], fields["RssAnon"], fields["RssFile"]
 pids = {"netvigil (100 targets, 60 s interval)": sys.argv[1]}
 if sys.argv[2]: pids["prometheus-blackbox-exporter (idle, no scrapes)"] = sys.argv[2]
 before = {name: cpu(pid) for name, pid in pids.items()}
-time.sleep(120)
+samples = {name: [] for name in pids}
+for _ in range(seconds // 60):
+    time.sleep(60)
+    for name, pid in pids.items(): samples[name].append(memory(pid)[0])
+time.sleep(seconds % 60)
 for name, pid in pids.items():
     used = cpu(pid) - before[name]
-    print(f"idle {name}: CPU {used:.2f} s in 120 s = {used / 120 * 100:.2f}% of one core, RSS {rss(pid):.1f} MB")
+    rss, anon, file = memory(pid)
+    print(f"idle {name}: CPU {used:.2f} s in {seconds} s = {used / seconds * 100:.2f}% of one core, RSS {rss:.1f} MB "
+          f"(anonymous {anon:.1f}, file-backed {file:.1f}); RSS after each minute: {', '.join(f'{r:.1f}' for r in samples[name])}")
+    print(f"RESULT idle {name.split()[0]} rss_mb={rss:.2f} anon_mb={anon:.2f} file_mb={file:.2f} cpu_s={used:.3f} seconds={seconds}")
 PY
   kill "$daemon" ${exporter:+"$exporter"} 2>/dev/null || true
   wait "$daemon" 2>/dev/null || true
@@ -162,6 +176,15 @@ start_tls_nginx() {
     location / { default_type text/plain; return 200 \"netvigil probe benchmark\\n\"; }
   }
   server { listen 127.0.0.1:$plain; location / { default_type text/plain; return 200 \"netvigil probe benchmark\\n\"; } }"
+}
+
+# A new temporary directory TLS_DIR with the throwaway PKI and the TLS nginx of start_tls_nginx on ports $1 and $2;
+# nginx stops and the directory goes when the script exits.
+start_loopback_tls() {
+  TLS_DIR=$(mktemp -d)
+  trap 'if [ -f "$TLS_DIR/nginx.pid" ]; then kill "$(cat "$TLS_DIR/nginx.pid")" 2>/dev/null || true; fi; rm -rf "$TLS_DIR"' EXIT
+  make_loopback_pki "$TLS_DIR"
+  start_tls_nginx "$TLS_DIR" "$1" "$2"
 }
 
 # Request stack (issue #5 §7): one HTTPS probe vs curl, probes per CPU-second vs prometheus-blackbox-exporter at
@@ -374,12 +397,9 @@ PY
 # no more than an https probe minus the HTTP exchange; STARTTLS adds only the protocol's round trips).
 run_probe_tls() {
   release --product ProbeBenchmarks
-  local dir; dir=$(mktemp -d)
   local port=18495 plain=18496 seconds=${PROBE_SECONDS:-10} rounds=${PROBE_ROUNDS:-3}
-  PROBE_DIR=$dir
-  trap 'if [ -f "$PROBE_DIR/nginx.pid" ]; then kill "$(cat "$PROBE_DIR/nginx.pid")" 2>/dev/null || true; fi; rm -rf "$PROBE_DIR"' EXIT
-  make_loopback_pki "$dir"
-  start_tls_nginx "$dir" "$port" "$plain"
+  start_loopback_tls "$port" "$plain"
+  local dir=$TLS_DIR
   # Postfix with a private configuration (as the tests start it): smtp:// (STARTTLS) vs smtps:// (implicit TLS).
   local smtp=18497 smtps=18498 root="$dir/postfix"
   mkdir -p "$root/conf" "$root/queue" "$root/data"
@@ -443,6 +463,41 @@ print(f"RESULT probe-tls https_ms={https:.4f} tls_ms={tls:.4f} ratio={tls / http
 PY
 }
 
+# Start-up (issue #23): a fresh `netvigil probe` of a loopback HTTPS URL vs curl for the same URL (same CA file),
+# and `netvigil version`, with hyperfine: STARTUP_ROUNDS (default 5) alternating rounds of STARTUP_RUNS (20) runs
+# per command, pooled, so both sides see the same machine load.
+run_startup() {
+  release --product netvigil
+  local port=18500 plain=18501 rounds=${STARTUP_ROUNDS:-5} runs=${STARTUP_RUNS:-20}
+  start_loopback_tls "$port" "$plain"
+  local dir=$TLS_DIR
+  local url="https://127.0.0.1:$port/"
+  curl -sf --cacert "$dir/ca.pem" -o /dev/null "$url"
+  "$bin/netvigil" probe --ca "$dir/ca.pem" --no-system-roots "$url" >/dev/null
+  echo "startup: $url (nginx, P-256 leaf, throwaway CA); $(hyperfine --version); $(curl --version | head -1 | cut -d' ' -f1-2); commit $(git rev-parse --short HEAD); binary $(stat -c %s "$bin/netvigil") bytes"
+  echo "load: $(uptime | sed 's/.*load/load/')"
+  for round in $(seq "$rounds"); do
+    hyperfine -N --warmup 3 --runs "$runs" --export-json "$dir/round$round.json" \
+      -n curl "curl -s -o /dev/null --cacert $dir/ca.pem $url" \
+      -n probe "$bin/netvigil probe --ca $dir/ca.pem --no-system-roots $url" \
+      -n version "$bin/netvigil version" >/dev/null
+  done
+  echo "load: $(uptime | sed 's/.*load/load/')"
+  python3 - "$dir" "$rounds" <<'PY'
+import json, statistics, sys
+directory, rounds = sys.argv[1], int(sys.argv[2])
+times = {}
+for round in range(1, rounds + 1):
+    for result in json.load(open(f"{directory}/round{round}.json"))["results"]:
+        times.setdefault(result["command"], []).extend(t * 1000 for t in result["times"])
+m = {name: statistics.median(values) for name, values in times.items()}
+for name, values in times.items():
+    print(f"{name}: median {m[name]:.2f} ms, mean {statistics.mean(values):.2f} ms, min {min(values):.2f} ms ({len(values)} runs)")
+print(f"netvigil probe / curl: {m['probe'] / m['curl']:.2f}x; netvigil version {m['version']:.2f} ms")
+print(f"RESULT startup curl_ms={m['curl']:.3f} probe_ms={m['probe']:.3f} ratio={m['probe'] / m['curl']:.3f} version_ms={m['version']:.3f}")
+PY
+}
+
 case "$what" in
   store) run_store ;;
   overview) run_overview ;;
@@ -450,6 +505,7 @@ case "$what" in
   idle) run_idle ;;
   probe) run_probe ;;
   probe-tls) run_probe_tls ;;
+  startup) run_startup ;;
   all) run_store; run_overview; run_scheduler; run_idle; run_probe ;;
   *) echo "unknown benchmark: $what" >&2; exit 64 ;;
 esac

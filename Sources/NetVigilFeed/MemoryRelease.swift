@@ -7,7 +7,7 @@ import Synchronization
 /// glibc keeps freed memory in its per-thread arenas; after hundreds of SSE clients leave, the daemon's RSS would
 /// stay where the burst left it. `malloc_trim(0)` returns the free pages. Trailing debounce: a trim runs `delay`
 /// after the first request, once, however many requests came meanwhile (a burst closes many connections).
-enum MemoryRelease {
+public enum MemoryRelease {
     private static let scheduled = Atomic<Bool>(false)
     static let delay: Duration = .seconds(1)
 

@@ -239,7 +239,10 @@ public final class ProbeScheduler: Service, Sendable {
             let started = ContinuousClock.now
             runner.phase.withLock { $0 = .probing(since: started) }
             statistics.probeStarted(latenessSeconds: (started - next).inSeconds)
-            let record = await pipeline.run(runner.target)
+            // A child task probes: its async frames (NIO, TLS, store) live in the child's allocator and are freed
+            // when it ends; in this long-lived task they would stay allocated, 12-30 KB per target (heaptrack).
+            async let probed = pipeline.run(runner.target)
+            let record = await probed
             semaphore.release()
             runner.wasSkipped = record.outcome == .skipped
             next += interval

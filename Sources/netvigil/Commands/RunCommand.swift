@@ -151,6 +151,8 @@ struct RunCommand: AsyncParsableCommand {
                 let health = writer.health
                 return "\(health.queuedRows) rows not stored (\(writer.queuedAlerts.count) of them alert rows)"
             }
+            // Once the first round of probes has run (first ticks are spread over at most 10 s), start-up's pages go.
+            MemoryRelease.afterStartup(delay: .seconds(15))
             do {
                 try await group.run()
             } catch {

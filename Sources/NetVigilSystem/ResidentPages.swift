@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Drops the process's resident pages of read-only file mappings (its binary's code and constants, shared
+/// libraries), so that code which ran once at start-up (argument parsing, YAML, migrations, ICU set-up) stops
+/// counting in RSS. What runs later faults its pages back in from the page cache.
+///
+/// Only private mappings that are not writable and hold no anonymous (copy-on-write) pages are touched: their
+/// pages are exact copies of the file, so `MADV_DONTNEED` loses nothing. Relocated read-only data (RELRO) has
+/// anonymous pages and is left alone.
+public enum ResidentPages {
+    /// One mapping from `/proc/self/smaps` that may be dropped.
+    struct Mapping: Equatable {
+        var start: UInt
+        var end: UInt
+    }
+
+    /// Drops the pages; returns the bytes of the ranges advised (not all of them were resident).
+    @discardableResult
+    public static func releaseFileBacked() -> Int {
+        guard let smaps = readFile("/proc/self/smaps") else { return 0 }
+        var released = 0
+        for mapping in droppable(smaps: smaps) {
+            guard let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
+            let length = Int(mapping.end - mapping.start)
+            if madvise(start, length, MADV_DONTNEED) == 0 { released += length }
+        }
+        return released
+    }
+
+    /// The read-only, private, file-backed mappings without anonymous pages in `smaps` (the text of
+    /// `/proc/PID/smaps`).
+    static func droppable(smaps: String) -> [Mapping] {
+        var result: [Mapping] = []
+        var candidate: Mapping?
+        for line in smaps.split(separator: "\n", omittingEmptySubsequences: true) {
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard let name = fields.first else { continue }
+            if name.contains("-"), !name.hasSuffix(":") {
+                candidate = droppableMapping(fields)
+            } else if name == "Anonymous:" {
+                if let mapping = candidate, fields.count > 1, fields[1] == "0" { result.append(mapping) }
+                candidate = nil
+            }
+        }
+        return result
+    }
+
+    /// The mapping a header line ("start-end perms offset dev inode path") describes, when it may be dropped:
+    /// readable, not writable, private, backed by a file (an inode).
+    private static func droppableMapping(_ fields: [Substring]) -> Mapping? {
+        guard fields.count >= 6, fields[4] != "0" else { return nil }
+        let permissions = Array(fields[1])
+        guard permissions.count == 4, permissions[0] == "r", permissions[1] == "-", permissions[3] == "p" else { return nil }
+        let bounds = fields[0].split(separator: "-")
+        guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16), end > start else {
+            return nil
+        }
+        return Mapping(start: start, end: end)
+    }
+
+    private static func readFile(_ path: String) -> String? {
+        let descriptor = SystemCall.retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                SystemCall.retryingOnInterrupt { read(descriptor, buffer.baseAddress, buffer.count) }
+            }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
