@@ -405,32 +405,12 @@ run_probe_tls() {
   mkdir -p "$root/conf" "$root/queue" "$root/data"
   chmod 755 "$dir" "$root"
   cp "$dir/leaf.pem" "$root/tls.pem"; cp "$dir/leaf.key" "$root/tls.key"; chown postfix "$root/data" "$root/tls.pem" "$root/tls.key"
-  cat > "$root/conf/main.cf" <<CF
-compatibility_level = 3.6
-queue_directory = $root/queue
-data_directory = $root/data
-meta_directory = /etc/postfix
-mail_owner = postfix
-setgid_group = postdrop
-inet_interfaces = 127.0.0.1
-inet_protocols = ipv4
-myhostname = mail.netvigil.test
-mydestination =
-smtpd_tls_cert_file = $root/tls.pem
-smtpd_tls_key_file = $root/tls.key
-smtpd_tls_security_level = may
-default_process_limit = 200
-maillog_file = /dev/stdout
-CF
-  cat > "$root/conf/master.cf" <<CF
-$smtp inet n - n - - smtpd
-$smtps inet n - n - - smtpd -o smtpd_tls_wrappermode=yes
-postlog unix-dgram n - n - 1 postlogd
-tlsmgr unix - - n 1000? 1 tlsmgr
-anvil unix - - n - 1 anvil
-proxymap unix - - n - - proxymap
-rewrite unix - - n - - trivial-rewrite
-CF
+  # The tests' configuration (Tests/Fixtures/postfix), with more smtpd processes for concurrency 16.
+  for cf in main.cf master.cf; do
+    sed -e "s|@ROOT@|$root|g" -e "s|@SMTP_PORT@|$smtp|g" -e "s|@SMTPS_PORT@|$smtps|g" \
+      "Tests/Fixtures/postfix/$cf.template" > "$root/conf/$cf"
+  done
+  echo "default_process_limit = 200" >> "$root/conf/main.cf"
   /usr/sbin/postfix -c "$root/conf" check
   /usr/sbin/postfix -c "$root/conf" start-fg >"$dir/postfix.log" 2>&1 &
   local postfix_pid=$!

@@ -31,14 +31,8 @@ final class StatusPageBrowserTests: XCTestCase {
         browser = nil
         for nginx in nginxes { nginx.stop() }
         nginxes.removeAll()
-        // SIGTERM first: nginx's master then stops its workers too. Polls `isRunning` (no `waitUntilExit`, which
-        // can block for good on a child that was killed).
-        for process in processes.reversed() where process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            let deadline = Date().addingTimeInterval(5)
-            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
+        // SIGTERM first: nginx's master then stops its workers too.
+        for process in processes.reversed() { ProcessRunner.stop(process, grace: 5) }
         processes.removeAll()
     }
 

@@ -60,14 +60,14 @@ public final class AlertmanagerProcess {
             try start()
         } catch {
             stop()
-            Self.terminate(receiver)
+            ProcessRunner.stop(receiver)
             throw error
         }
     }
 
     deinit {
         stop()
-        Self.terminate(receiver)
+        ProcessRunner.stop(receiver)
     }
 
     /// Starts Alertmanager (again) and waits until `/-/ready` answers.
@@ -88,7 +88,7 @@ public final class AlertmanagerProcess {
 
     /// Stops Alertmanager (SIGTERM, SIGKILL after 5 s); the receiver keeps running.
     public func stop() {
-        if let alertmanager { Self.terminate(alertmanager) }
+        if let alertmanager { ProcessRunner.stop(alertmanager) }
         alertmanager = nil
     }
 
@@ -154,15 +154,6 @@ public final class AlertmanagerProcess {
         process.standardError = log
         try process.run()
         return process
-    }
-
-    /// SIGTERM, SIGKILL after 5 s; polls instead of `waitUntilExit`.
-    private static func terminate(_ process: Process) {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }
 

@@ -34,14 +34,8 @@ public final class ListeningProcess {
     /// What the process wrote so far.
     public func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// SIGTERM, then SIGKILL after `grace` (polling: `waitUntilExit` can block for good on a killed child here).
-    public func stop(grace: TimeInterval = 5) {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(grace)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
+    /// SIGTERM, then SIGKILL after `grace`.
+    public func stop(grace: TimeInterval = 5) { ProcessRunner.stop(process, grace: grace) }
 
     deinit { stop() }
 

@@ -54,15 +54,8 @@ public final class NginxProcess {
         if process.isRunning { kill(process.processIdentifier, SIGHUP) }
     }
 
-    /// Stops nginx: SIGTERM (the master stops its worker too), SIGKILL after 5 s. Polls instead of
-    /// `waitUntilExit`, which can block for good on a killed child here.
-    public func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
+    /// Stops nginx: SIGTERM (the master stops its worker too), SIGKILL after 5 s.
+    public func stop() { ProcessRunner.stop(process, grace: 5) }
 
     deinit { stop() }
 }

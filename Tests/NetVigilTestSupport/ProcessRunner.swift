@@ -90,19 +90,24 @@ public enum ProcessRunner {
         }
     }
 
-    /// `curl` a URL: (HTTP status, body).
-    /// Stops `processes` together: SIGTERM to all (daemons shut down cleanly), then SIGKILL to those still running
-    /// after `grace`.
-    public static func stopAll(_ processes: [Process], grace: TimeInterval = 10) {
-        for process in processes where process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        let deadline = Date().addingTimeInterval(grace)
-        while processes.contains(where: \.isRunning) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        for process in processes where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+    /// Stops `process`: `signal` (SIGTERM unless told), then SIGKILL if it still runs after `grace`.
+    public static func stop(_ process: Process, signal: Int32 = SIGTERM, grace: TimeInterval = 5) {
+        stopAll([process], signal: signal, grace: grace)
     }
 
+    /// Stops `processes` together: `signal` (SIGTERM unless told: daemons shut down cleanly) to all, then SIGKILL to
+    /// those still running after `grace`, and waits up to 5 s more for them to go. Polls `isRunning`:
+    /// `waitUntilExit` can block for good on a killed child here.
+    public static func stopAll(_ processes: [Process], signal: Int32 = SIGTERM, grace: TimeInterval = 10) {
+        for process in processes where process.isRunning { kill(process.processIdentifier, signal) }
+        var deadline = Date().addingTimeInterval(grace)
+        while processes.contains(where: \.isRunning) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        deadline = Date().addingTimeInterval(5)
+        while processes.contains(where: \.isRunning) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
+    /// `curl` a URL: (HTTP status, body).
     public static func curl(_ url: String, headers: [String] = []) throws -> (Int, String) {
         var arguments = ["-s", "-m", "5", "-w", "\n%{http_code}", url]
         for header in headers { arguments += ["-H", header] }

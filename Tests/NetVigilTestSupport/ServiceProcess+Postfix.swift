@@ -13,31 +13,10 @@ extension ServiceProcess {
         }
         // The daemons drop to `postfix` and chdir into the queue: the path must be traversable.
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: root)
-        try """
-            compatibility_level = 3.6
-            queue_directory = \(root)/queue
-            data_directory = \(root)/data
-            meta_directory = /etc/postfix
-            mail_owner = postfix
-            setgid_group = postdrop
-            inet_interfaces = 127.0.0.1
-            inet_protocols = ipv4
-            myhostname = mail.netvigil.test
-            mydestination =
-            smtpd_tls_cert_file = \(root)/tls.pem
-            smtpd_tls_key_file = \(root)/tls.key
-            smtpd_tls_security_level = may
-            maillog_file = /dev/stdout
-            """.write(toFile: config + "/main.cf", atomically: true, encoding: .utf8)
-        try """
-            \(ports["smtp"]!) inet n - n - - smtpd
-            \(ports["smtps"]!) inet n - n - - smtpd -o smtpd_tls_wrappermode=yes
-            postlog unix-dgram n - n - 1 postlogd
-            tlsmgr unix - - n 1000? 1 tlsmgr
-            anvil unix - - n - 1 anvil
-            proxymap unix - - n - - proxymap
-            rewrite unix - - n - - trivial-rewrite
-            """.write(toFile: config + "/master.cf", atomically: true, encoding: .utf8)
+        let values = ["@ROOT@": root, "@SMTP_PORT@": "\(ports["smtp"]!)", "@SMTPS_PORT@": "\(ports["smtps"]!)"]
+        for name in ["main.cf", "master.cf"] {
+            try postfixTemplate(name, values).write(toFile: config + "/" + name, atomically: true, encoding: .utf8)
+        }
         // smtpd reads its certificate after dropping privileges: copies it can read.
         try FileManager.default.copyItem(atPath: certificate, toPath: directory.path("tls.pem"))
         try FileManager.default.copyItem(atPath: key, toPath: directory.path("tls.key"))
@@ -45,5 +24,14 @@ extension ServiceProcess {
         try setup("/usr/sbin/postfix", ["-c", config, "check"])  // creates the queue's subdirectories
         return try ServiceProcess(name: "postfix", executable: "/usr/sbin/postfix", arguments: ["-c", config, "start-fg"],
                                   directory: directory, ports: ports)
+    }
+
+    /// Tests/Fixtures/postfix/`name`.template (shared with `Benchmarks/run.sh probe-tls`) with each placeholder of
+    /// `values` replaced.
+    private static func postfixTemplate(_ name: String, _ values: [String: String]) throws -> String {
+        let url = SchemaValidator.repositoryRoot.appendingPathComponent("Tests/Fixtures/postfix/\(name).template")
+        var text = try String(contentsOf: url, encoding: .utf8)
+        for (placeholder, value) in values { text = text.replacingOccurrences(of: placeholder, with: value) }
+        return text
     }
 }

@@ -47,15 +47,8 @@ public final class ServiceProcess {
     /// What the server logged so far.
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// The stop signal (SIGTERM unless told), SIGKILL after 10 s (polling: `waitUntilExit` can block for good on
-    /// a killed child).
-    public func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, stopSignal)
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
+    /// The stop signal (SIGTERM unless told), SIGKILL after 10 s.
+    public func stop() { ProcessRunner.stop(process, signal: stopSignal, grace: 10) }
 
     deinit { stop() }
 

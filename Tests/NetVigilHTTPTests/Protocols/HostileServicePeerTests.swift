@@ -29,106 +29,113 @@ final class HostileServicePeerTests: ProbeTestCase {
         return result
     }
 
+    /// One move of a scripted peer.
+    private enum Step: Sendable {
+        /// Sends the text's UTF-8 bytes.
+        case send(String)
+        /// Reads one line (up to LF).
+        case readLine
+        /// Reads up to `count` bytes.
+        case read(Int)
+        /// Waits.
+        case pause(TimeInterval)
+    }
+
+    /// `probeFails` against a peer that plays `script`, one step after another.
+    @discardableResult
+    private func probeFails(_ kind: ProbeError.Kind, _ scheme: String, timeout: TimeInterval = 3, _ script: [Step],
+                            file: StaticString = #filePath, line: UInt = #line) async throws -> ProbeResult {
+        try await probeFails(kind, scheme, timeout: timeout, file: file, line: line) { fd in
+            for step in script {
+                switch step {
+                case .send(let text): HostileServer.send(fd, text)
+                case .readLine: Self.readLine(fd)
+                case .read(let count):
+                    var bytes = [UInt8](repeating: 0, count: count)
+                    _ = read(fd, &bytes, count)
+                case .pause(let seconds): Thread.sleep(forTimeInterval: seconds)
+                }
+            }
+        }
+    }
+
+    /// Probes `scheme://` a peer that runs `behaviour` and checks the probe failed with `kind`, no status, within its
+    /// timeout.
+    @discardableResult
+    private func probeFails(_ kind: ProbeError.Kind, _ scheme: String, timeout: TimeInterval = 3,
+                            file: StaticString = #filePath, line: UInt = #line,
+                            _ behaviour: @escaping @Sendable (Int32) -> Void) async throws -> ProbeResult {
+        let result = try await probePeer(scheme, timeout: timeout, behaviour)
+        XCTAssertEqual(result.error?.kind, kind, "\(String(describing: result.error))", file: file, line: line)
+        return result
+    }
+
     func testGreetingNeverComesTimesOutInTheStarttlsPhase() async throws {
-        let result = try await probePeer("smtp", timeout: 1) { _ in Thread.sleep(forTimeInterval: 2) }
-        XCTAssertEqual(result.error?.kind, .timeout, "\(String(describing: result.error))")
+        let result = try await probeFails(.timeout, "smtp", timeout: 1, [.pause(2)])
         XCTAssertEqual(result.error?.phase, "starttls")
     }
 
     func testGarbageGreeting() async throws {
-        let result = try await probePeer("smtp") { HostileServer.send($0, "HTTP/1.1 400 Bad Request\r\n\r\n") }
-        XCTAssertEqual(result.error?.kind, .protocolGreeting, "\(String(describing: result.error))")
+        try await probeFails(.protocolGreeting, "smtp", [.send("HTTP/1.1 400 Bad Request\r\n\r\n")])
     }
 
     func testEndlessGreetingLine() async throws {
-        let result = try await probePeer("imap") { fd in
+        let result = try await probeFails(.protocolGreeting, "imap") { fd in
             HostileServer.send(fd, "* OK ")
             let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 4096)
             for _ in 0..<4096 {  // 16 MiB offered, 8 KiB read; MSG_NOSIGNAL: the probe hangs up early
                 guard chunk.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) > 0 else { return }
             }
         }
-        XCTAssertEqual(result.error?.kind, .protocolGreeting, "\(String(describing: result.error))")
         XCTAssertTrue(result.error?.message.contains("8192") ?? false, "\(String(describing: result.error))")
     }
 
     func testTenThousandLineEHLOReply() async throws {
-        let result = try await probePeer("submission") { fd in
-            HostileServer.send(fd, "220 hostile ESMTP\r\n")
-            Self.readLine(fd)
-            HostileServer.send(fd, String(repeating: "250-PIPELINING\r\n", count: 10_000) + "250 STARTTLS\r\n")
-        }
-        XCTAssertEqual(result.error?.kind, .protocolGreeting, "\(String(describing: result.error))")
+        try await probeFails(.protocolGreeting, "submission", [
+            .send("220 hostile ESMTP\r\n"), .readLine,
+            .send(String(repeating: "250-PIPELINING\r\n", count: 10_000) + "250 STARTTLS\r\n"),
+        ])
     }
 
     func testNoSTARTTLSOffered() async throws {
-        let result = try await probePeer("smtp") { fd in
-            HostileServer.send(fd, "220 stripped ESMTP\r\n")
-            Self.readLine(fd)
-            HostileServer.send(fd, "250-stripped\r\n250 AUTH PLAIN LOGIN\r\n")
-            Self.readLine(fd)
-        }
-        XCTAssertEqual(result.error?.kind, .starttlsUnavailable, "\(String(describing: result.error))")
+        let result = try await probeFails(.starttlsUnavailable, "smtp", [
+            .send("220 stripped ESMTP\r\n"), .readLine, .send("250-stripped\r\n250 AUTH PLAIN LOGIN\r\n"), .readLine,
+        ])
         XCTAssertNil(result.trustVerdict, "no TLS, so no trust verdict and no pin verdict")
         XCTAssertNil(result.pinVerdict)
     }
 
     func testSTARTTLSAnswered454() async throws {
-        let result = try await probePeer("smtp") { fd in
-            HostileServer.send(fd, "220 busy ESMTP\r\n")
-            Self.readLine(fd)
-            HostileServer.send(fd, "250-busy\r\n250 STARTTLS\r\n")
-            Self.readLine(fd)
-            HostileServer.send(fd, "454 4.7.0 TLS not available due to local problem\r\n")
-        }
-        XCTAssertEqual(result.error?.kind, .starttlsUnavailable, "\(String(describing: result.error))")
+        try await probeFails(.starttlsUnavailable, "smtp", [
+            .send("220 busy ESMTP\r\n"), .readLine, .send("250-busy\r\n250 STARTTLS\r\n"), .readLine,
+            .send("454 4.7.0 TLS not available due to local problem\r\n"),
+        ])
     }
 
     func testAcceptsSTARTTLSThenSendsPlaintext() async throws {
-        let result = try await probePeer("smtp") { fd in
-            HostileServer.send(fd, "220 liar ESMTP\r\n")
-            Self.readLine(fd)
-            HostileServer.send(fd, "250 STARTTLS\r\n")
-            Self.readLine(fd)
-            HostileServer.send(fd, "220 go ahead\r\n")
-            Thread.sleep(forTimeInterval: 0.2)
-            HostileServer.send(fd, "250 plaintext pretending to be TLS\r\n")
-            Thread.sleep(forTimeInterval: 0.5)
-        }
-        XCTAssertEqual(result.error?.kind, .tlsHandshake, "\(String(describing: result.error))")
+        let result = try await probeFails(.tlsHandshake, "smtp", [
+            .send("220 liar ESMTP\r\n"), .readLine, .send("250 STARTTLS\r\n"), .readLine, .send("220 go ahead\r\n"),
+            .pause(0.2), .send("250 plaintext pretending to be TLS\r\n"), .pause(0.5),
+        ])
         XCTAssertNotNil(result.timings.starttls)
     }
 
     func testResponseInjectedAfterGoAhead() async throws {
-        let result = try await probePeer("pop3") { fd in
-            HostileServer.send(fd, "+OK ready\r\n")
-            Self.readLine(fd)
-            HostileServer.send(fd, "+OK\r\nSTLS\r\n.\r\n")
-            Self.readLine(fd)
-            HostileServer.send(fd, "+OK begin\r\n+OK injected\r\n")
-            Thread.sleep(forTimeInterval: 0.5)
-        }
-        XCTAssertEqual(result.error?.kind, .protocolGreeting, "\(String(describing: result.error))")
+        try await probeFails(.protocolGreeting, "pop3", [
+            .send("+OK ready\r\n"), .readLine, .send("+OK\r\nSTLS\r\n.\r\n"), .readLine,
+            .send("+OK begin\r\n+OK injected\r\n"), .pause(0.5),
+        ])
     }
 
     func testPostgresPeerAnsweringError() async throws {
-        let result = try await probePeer("postgres") { fd in
-            var request = [UInt8](repeating: 0, count: 8)
-            _ = read(fd, &request, 8)
-            HostileServer.send(fd, Array("E\0\0\0\u{2A}SFATAL\0C08P01\0Munsupported frontend protocol\0\0".utf8))
-        }
-        XCTAssertEqual(result.error?.kind, .protocolGreeting, "\(String(describing: result.error))")
+        let result = try await probeFails(.protocolGreeting, "postgres", [
+            .read(8), .send("E\0\0\0\u{2A}SFATAL\0C08P01\0Munsupported frontend protocol\0\0"),
+        ])
         XCTAssertTrue(result.error?.message.contains("unsupported frontend protocol") ?? false, "\(String(describing: result.error))")
     }
 
     func testPostgresPeerAnsweringN() async throws {
-        let result = try await probePeer("postgres") { fd in
-            var request = [UInt8](repeating: 0, count: 8)
-            _ = read(fd, &request, 8)
-            HostileServer.send(fd, "N")
-            Thread.sleep(forTimeInterval: 0.3)
-        }
-        XCTAssertEqual(result.error?.kind, .starttlsUnavailable, "\(String(describing: result.error))")
+        try await probeFails(.starttlsUnavailable, "postgres", [.read(8), .send("N"), .pause(0.3)])
     }
 
     func testTLSTargetNeedsAPort() async throws {

@@ -40,15 +40,5 @@ func waitForPort(_ port: Int, timeout: TimeInterval = 10) throws {
     throw TestSetupError("nothing listens on 127.0.0.1:\(port) after \(timeout) s")
 }
 
-/// Ends a child process: SIGTERM, then SIGKILL after 2 s; polls instead of `waitUntilExit` (which can hang
-/// inside async tests on Linux).
-func terminate(_ process: Process) {
-    guard process.isRunning else { return }
-    let pid = process.processIdentifier
-    kill(pid, SIGTERM)
-    for attempt in 0..<400 {
-        if !process.isRunning { return }
-        if attempt == 200 { kill(pid, SIGKILL) }
-        usleep(10_000)
-    }
-}
+/// Ends a child process: SIGTERM, then SIGKILL after 2 s.
+func terminate(_ process: Process) { ProcessRunner.stop(process, grace: 2) }
