@@ -455,6 +455,12 @@ print(f"RESULT probe-tls https_ms={https:.4f} tls_ms={tls:.4f} ratio={tls / http
 PY
 }
 
+# A new temporary directory in PROBE_DIR; on exit its nginx (nginx.pid) is stopped and the directory removed.
+probe_workdir() {
+  PROBE_DIR=$(mktemp -d)
+  trap 'if [ -f "$PROBE_DIR/nginx.pid" ]; then kill "$(cat "$PROBE_DIR/nginx.pid")" 2>/dev/null || true; fi; rm -rf "$PROBE_DIR"' EXIT
+}
+
 # Throwaway P-256 root → intermediate → 127.0.0.1 leaf in $1 (root.pem; chain.pem = leaf + intermediate, chain.key),
 # as the webpki profile wants them (SKI/AKI, critical basicConstraints, keyUsage, EKU serverAuth), the leaf and the
 # intermediate with a CRL distribution point under $2 (URL prefix), and both CRLs (root.crl, intermediate.crl, DER,
@@ -518,10 +524,8 @@ PY
 # first proves the CRLs are found and good. PROBE_SECONDS (per side and round, 10), PROBE_ROUNDS (4).
 run_probe_trust() {
   release --product ProbeBenchmarks
-  local dir; dir=$(mktemp -d)
-  local port=18500 plain=18501 seconds=${PROBE_SECONDS:-10} rounds=${PROBE_ROUNDS:-4}
-  PROBE_DIR=$dir
-  trap 'if [ -f "$PROBE_DIR/nginx.pid" ]; then kill "$(cat "$PROBE_DIR/nginx.pid")" 2>/dev/null || true; fi; rm -rf "$PROBE_DIR"' EXIT
+  probe_workdir
+  local dir=$PROBE_DIR port=18500 plain=18501 seconds=${PROBE_SECONDS:-10} rounds=${PROBE_ROUNDS:-4}
   ulimit -n 8192 || true
   make_revocation_pki "$dir" "http://127.0.0.1:$plain"
   chmod 755 "$dir"; chmod 644 "$dir"/*.crl  # nginx's workers (nobody) serve the CRLs
