@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|overview|scheduler|idle|probe|probe-tls|startup|all]
+# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|overview|scheduler|idle|probe|probe-tls|probe-trust|probe-h2|startup|scale|all]
 # Figures are printed; docs/performance.md records the current ones with the machine they ran on, Benchmarks/HISTORY.md every run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -181,10 +181,76 @@ start_tls_nginx() {
 # A new temporary directory TLS_DIR with the throwaway PKI and the TLS nginx of start_tls_nginx on ports $1 and $2;
 # nginx stops and the directory goes when the script exits.
 start_loopback_tls() {
-  TLS_DIR=$(mktemp -d)
-  trap 'if [ -f "$TLS_DIR/nginx.pid" ]; then kill "$(cat "$TLS_DIR/nginx.pid")" 2>/dev/null || true; fi; rm -rf "$TLS_DIR"' EXIT
+  probe_workdir
+  TLS_DIR=$PROBE_DIR
   make_loopback_pki "$TLS_DIR"
   start_tls_nginx "$TLS_DIR" "$1" "$2"
+}
+
+# blackbox_exporter's driver, written to $1: `python3 $1 PID HOST:PORT TARGET CONCURRENCY SECONDS [MODULE]` runs
+# `concurrency` keep-alive clients of /probe for `seconds` (after 2 s warm-up); prints a RESULT line.
+write_blackbox_driver() {
+  cat > "$1" <<'PY'
+import http.client, os, sys, threading, time, urllib.parse
+pid, address, target, concurrency, seconds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
+module = sys.argv[6] if len(sys.argv) > 6 else "https_2xx"
+path = "/probe?" + urllib.parse.urlencode({"target": target, "module": module})
+tick = os.sysconf("SC_CLK_TCK")
+def cpu():
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / tick
+counts = {"ok": 0, "failed": 0}
+lock = threading.Lock()
+def loop(end):
+    connection = http.client.HTTPConnection(address, timeout=30)
+    ok = failed = 0
+    while time.monotonic() < end:
+        connection.request("GET", path)
+        body = connection.getresponse().read()
+        if b"\nprobe_success 1\n" in body: ok += 1
+        else: failed += 1
+    connection.close()
+    with lock: counts["ok"] += ok; counts["failed"] += failed
+def run(duration):
+    end = time.monotonic() + duration
+    threads = [threading.Thread(target=loop, args=(end,)) for _ in range(concurrency)]
+    for thread in threads: thread.start()
+    for thread in threads: thread.join()
+run(2)
+counts.update(ok=0, failed=0)
+before, start = cpu(), time.monotonic()
+run(seconds)
+elapsed, used = time.monotonic() - start, cpu() - before
+probes = counts["ok"] + counts["failed"]
+print(f"blackbox_exporter /probe: concurrency {concurrency} for {elapsed:.1f} s: {probes} probes (ok {counts['ok']}, failed {counts['failed']})")
+print(f"  {probes / elapsed:.1f} probes/s wall; exporter CPU {used:.2f} s ({used / elapsed * 100:.0f}% of one core) = "
+      f"{probes / used:.0f} probes per CPU-second, {used / probes * 1000:.3f} ms CPU per probe")
+print(f"RESULT blackbox concurrency={concurrency} probes={probes} ok={counts['ok']} seconds={elapsed:.3f} cpu={used:.3f} "
+      f"per_cpu_second={probes / used:.1f} per_second={probes / elapsed:.1f}")
+PY
+}
+
+# The RESULT lines of ProbeBenchmarks throughput and of the driver in $1, pooled per concurrency: probes per CPU-second
+# of each side (all probes / all CPU seconds) and their ratio, with each round's.
+pooled_ratios() {
+  python3 - "$1" <<'PY'
+import collections, re, sys
+runs = collections.defaultdict(list)  # (side, concurrency) -> [(probes, cpu)]
+for line in open(sys.argv[1]):
+    match = re.match(r"RESULT (throughput|blackbox) concurrency=(\d+) probes=(\d+) .*cpu=([\d.]+)", line)
+    if match:
+        side, concurrency, probes, cpu = match.groups()
+        runs[(side, int(concurrency))].append((int(probes), float(cpu)))
+print("probes per client CPU-second, netvigil vs blackbox_exporter, pooled over the rounds:")
+for concurrency in sorted({c for _, c in runs}):
+    ours, theirs = runs[("throughput", concurrency)], runs[("blackbox", concurrency)]
+    def pooled(pairs): return sum(p for p, _ in pairs) / sum(c for _, c in pairs)
+    rounds = [(a[0] / a[1]) / (b[0] / b[1]) for a, b in zip(ours, theirs)]
+    print(f"  concurrency {concurrency}: {pooled(ours):.0f} vs {pooled(theirs):.0f} = {pooled(ours) / pooled(theirs):.2f}x "
+          f"(rounds: {', '.join(f'{r:.2f}x' for r in rounds)})")
+    print(f"RESULT ratio concurrency={concurrency} netvigil={pooled(ours):.1f} blackbox={pooled(theirs):.1f} "
+          f"ratio={pooled(ours) / pooled(theirs):.3f} rounds={len(rounds)} min={min(rounds):.3f} max={max(rounds):.3f}")
+PY
 }
 
 # Request stack (issue #5 §7): one HTTPS probe vs curl, probes per CPU-second vs prometheus-blackbox-exporter at
@@ -268,44 +334,7 @@ YML
   curl -sf -o "$dir/first-probe.txt" "http://127.0.0.1:$bbe/probe?target=$url&module=https_2xx" || true
   grep -q '^probe_success 1' "$dir/first-probe.txt" \
     || { echo "blackbox_exporter probe of $url failed:"; curl -s "http://127.0.0.1:$bbe/probe?target=$url&module=https_2xx&debug=true"; exit 1; }
-  # The exporter's driver: `concurrency` keep-alive clients for `seconds` (after 2 s warm-up); prints a RESULT line.
-  cat > "$dir/drive-blackbox.py" <<'PY'
-import http.client, os, sys, threading, time, urllib.parse
-pid, address, target, concurrency, seconds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
-path = "/probe?" + urllib.parse.urlencode({"target": target, "module": "https_2xx"})
-tick = os.sysconf("SC_CLK_TCK")
-def cpu():
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / tick
-counts = {"ok": 0, "failed": 0}
-lock = threading.Lock()
-def loop(end):
-    connection = http.client.HTTPConnection(address, timeout=30)
-    ok = failed = 0
-    while time.monotonic() < end:
-        connection.request("GET", path)
-        body = connection.getresponse().read()
-        if b"\nprobe_success 1\n" in body: ok += 1
-        else: failed += 1
-    connection.close()
-    with lock: counts["ok"] += ok; counts["failed"] += failed
-def run(duration):
-    end = time.monotonic() + duration
-    threads = [threading.Thread(target=loop, args=(end,)) for _ in range(concurrency)]
-    for thread in threads: thread.start()
-    for thread in threads: thread.join()
-run(2)
-counts.update(ok=0, failed=0)
-before, start = cpu(), time.monotonic()
-run(seconds)
-elapsed, used = time.monotonic() - start, cpu() - before
-probes = counts["ok"] + counts["failed"]
-print(f"blackbox_exporter /probe: concurrency {concurrency} for {elapsed:.1f} s: {probes} probes (ok {counts['ok']}, failed {counts['failed']})")
-print(f"  {probes / elapsed:.1f} probes/s wall; exporter CPU {used:.2f} s ({used / elapsed * 100:.0f}% of one core) = "
-      f"{probes / used:.0f} probes per CPU-second, {used / probes * 1000:.3f} ms CPU per probe")
-print(f"RESULT blackbox concurrency={concurrency} probes={probes} ok={counts['ok']} seconds={elapsed:.3f} cpu={used:.3f} "
-      f"per_cpu_second={probes / used:.1f} per_second={probes / elapsed:.1f}")
-PY
+  write_blackbox_driver "$dir/drive-blackbox.py"
   # netvigil and blackbox_exporter take turns, $PROBE_ROUNDS rounds per concurrency: this machine's speed drifts by a
   # third within minutes, and alternating short runs puts both sides under the same drift. The summary pools the
   # rounds (all probes / all CPU seconds per side) and shows each round's ratio.
@@ -321,24 +350,7 @@ PY
         | tee -a "$dir/throughput.txt"
     done
   done
-  python3 - "$dir/throughput.txt" <<'PY'
-import collections, re, sys
-runs = collections.defaultdict(list)  # (side, concurrency) -> [(probes, cpu)]
-for line in open(sys.argv[1]):
-    match = re.match(r"RESULT (throughput|blackbox) concurrency=(\d+) probes=(\d+) .*cpu=([\d.]+)", line)
-    if match:
-        side, concurrency, probes, cpu = match.groups()
-        runs[(side, int(concurrency))].append((int(probes), float(cpu)))
-print("probes per client CPU-second, netvigil vs blackbox_exporter, pooled over the rounds:")
-for concurrency in sorted({c for _, c in runs}):
-    ours, theirs = runs[("throughput", concurrency)], runs[("blackbox", concurrency)]
-    def pooled(pairs): return sum(p for p, _ in pairs) / sum(c for _, c in pairs)
-    rounds = [(a[0] / a[1]) / (b[0] / b[1]) for a, b in zip(ours, theirs)]
-    print(f"  concurrency {concurrency}: {pooled(ours):.0f} vs {pooled(theirs):.0f} = {pooled(ours) / pooled(theirs):.2f}x "
-          f"(rounds: {', '.join(f'{r:.2f}x' for r in rounds)})")
-    print(f"RESULT ratio concurrency={concurrency} netvigil={pooled(ours):.1f} blackbox={pooled(theirs):.1f} "
-          f"ratio={pooled(ours) / pooled(theirs):.3f} rounds={len(rounds)} min={min(rounds):.3f} max={max(rounds):.3f}")
-PY
+  pooled_ratios "$dir/throughput.txt"
   kill "$PROBE_EXPORTER" 2>/dev/null; wait "$PROBE_EXPORTER" 2>/dev/null || true
   PROBE_EXPORTER=""
 
@@ -478,6 +490,297 @@ print(f"RESULT startup curl_ms={m['curl']:.3f} probe_ms={m['probe']:.3f} ratio={
 PY
 }
 
+# A new temporary directory in PROBE_DIR; on exit its nginx (nginx.pid) is stopped and the directory removed.
+probe_workdir() {
+  PROBE_DIR=$(mktemp -d)
+  trap 'if [ -f "$PROBE_DIR/nginx.pid" ]; then kill "$(cat "$PROBE_DIR/nginx.pid")" 2>/dev/null || true; fi; rm -rf "$PROBE_DIR"' EXIT
+}
+
+# Throwaway P-256 root → intermediate → 127.0.0.1 leaf in $1 (root.pem; chain.pem = leaf + intermediate, chain.key),
+# as the webpki profile wants them (SKI/AKI, critical basicConstraints, keyUsage, EKU serverAuth), the leaf and the
+# intermediate with a CRL distribution point under $2 (URL prefix), and both CRLs (root.crl, intermediate.crl, DER,
+# nextUpdate in a day, 1,000 other serials revoked each).
+make_revocation_pki() {
+  python3 - "$1" "$2" <<'PY'
+import datetime, sys
+from cryptography import x509
+from cryptography.x509.oid import NameOID, ExtendedKeyUsageOID
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+import ipaddress
+out, crl_base = sys.argv[1], sys.argv[2]
+now = datetime.datetime.now(datetime.timezone.utc)
+def key(): return ec.generate_private_key(ec.SECP256R1())
+def name(cn): return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)])
+def cdp(url): return x509.CRLDistributionPoints([x509.DistributionPoint([x509.UniformResourceIdentifier(url)], None, None, None)])
+def build(subject, subject_key, issuer, issuer_key, ca, extra):
+    b = (x509.CertificateBuilder().subject_name(name(subject)).issuer_name(name(issuer)).public_key(subject_key.public_key())
+         .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(hours=1))
+         .not_valid_after(now + datetime.timedelta(days=2))
+         .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+         .add_extension(x509.KeyUsage(digital_signature=not ca, content_commitment=False, key_encipherment=False,
+                                      data_encipherment=False, key_agreement=False, key_cert_sign=ca, crl_sign=ca,
+                                      encipher_only=False, decipher_only=False), critical=True)
+         .add_extension(x509.SubjectKeyIdentifier.from_public_key(subject_key.public_key()), critical=False)
+         .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(issuer_key.public_key()), critical=False))
+    for extension in extra: b = b.add_extension(extension, critical=False)
+    return b.sign(issuer_key, hashes.SHA256())
+def pem(path, data): open(f"{out}/{path}", "wb").write(data)
+def crl(issuer, issuer_key, path, revoked):
+    b = (x509.CertificateRevocationListBuilder().issuer_name(name(issuer)).last_update(now - datetime.timedelta(hours=1))
+         .next_update(now + datetime.timedelta(days=1))
+         .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(issuer_key.public_key()), critical=False)
+         .add_extension(x509.CRLNumber(1), critical=False))
+    for serial in revoked:
+        b = b.add_revoked_certificate(x509.RevokedCertificateBuilder().serial_number(serial)
+                                      .revocation_date(now - datetime.timedelta(hours=1)).build())
+    pem(path, b.sign(issuer_key, hashes.SHA256()).public_bytes(serialization.Encoding.DER))
+root_key, int_key, leaf_key = key(), key(), key()
+root = build("netvigil bench root", root_key, "netvigil bench root", root_key, True, [])
+inter = build("netvigil bench intermediate", int_key, "netvigil bench root", root_key, True, [cdp(f"{crl_base}/root.crl")])
+leaf = build("127.0.0.1", leaf_key, "netvigil bench intermediate", int_key, False, [
+    x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+    x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), cdp(f"{crl_base}/intermediate.crl")])
+P = serialization.Encoding.PEM
+pem("root.pem", root.public_bytes(P))
+pem("chain.pem", leaf.public_bytes(P) + inter.public_bytes(P))
+pem("chain.key", leaf_key.private_bytes(P, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+# 1,000 revoked serials per CRL (none of them ours): a small CA's CRL, about 21 KB.
+crl("netvigil bench root", root_key, "root.crl", range(1000, 2000))
+crl("netvigil bench intermediate", int_key, "intermediate.crl", range(5000, 6000))
+PY
+}
+
+# Issue #20: what the webpki checks, revocation with a warm cache and findings add to a probe's CPU. One
+# ProbeBenchmarks process per side and round at concurrency 16, alternating: `--validation rfc5280 --revocation off`
+# vs `--validation webpki --revocation soft`, against nginx serving a root → intermediate → leaf chain whose leaf and
+# intermediate name CRL distribution points on the same nginx (plain HTTP). Each process downloads both CRLs once
+# (in its warm-up), then every probe checks both certificates against the cached CRLs. A `--revocation hard` probe
+# first proves the CRLs are found and good. PROBE_SECONDS (per side and round, 10), PROBE_ROUNDS (4).
+run_probe_trust() {
+  release --product ProbeBenchmarks
+  probe_workdir
+  local dir=$PROBE_DIR port=18500 plain=18501 seconds=${PROBE_SECONDS:-10} rounds=${PROBE_ROUNDS:-4}
+  ulimit -n 8192 || true
+  make_revocation_pki "$dir" "http://127.0.0.1:$plain"
+  chmod 755 "$dir"; chmod 644 "$dir"/*.crl  # nginx's workers (nobody) serve the CRLs
+  run_nginx "$dir" auto "  server {
+    listen 127.0.0.1:$port ssl;
+    ssl_certificate $dir/chain.pem;
+    ssl_certificate_key $dir/chain.key;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    location / { default_type text/plain; return 200 \"netvigil probe benchmark\\n\"; }
+  }
+  server { listen 127.0.0.1:$plain; location / { root $dir; } }"
+  local url="https://127.0.0.1:$port/"
+  echo "probe-trust: $url (nginx, P-256 root → intermediate → leaf, CRL distribution points on http://127.0.0.1:$plain/), concurrency 16; commit $(git rev-parse --short HEAD)"
+  "$bin/ProbeBenchmarks" single --url "$url" --ca "$dir/root.pem" --runs 5 --warmup 0 --revocation hard > "$dir/hard.txt"
+  grep -E "^single|first failure" "$dir/hard.txt"
+  grep -q "ok=5 runs=5" "$dir/hard.txt" || { echo "revocation: hard does not find both CRLs good"; exit 1; }
+  : > "$dir/rounds.txt"
+  for round in $(seq "$rounds"); do
+    echo "round $round of $rounds; load: $(uptime | sed 's/.*load/load/')"
+    for side in rfc5280/off webpki/soft; do
+      "$bin/ProbeBenchmarks" throughput --url "$url" --ca "$dir/root.pem" --concurrency 16 --seconds "$seconds" \
+        --validation "${side%/*}" --revocation "${side#*/}" \
+        | sed "s|^RESULT throughput|RESULT ${side%/*}|" | tee -a "$dir/rounds.txt"
+    done
+  done
+  python3 - "$dir/rounds.txt" <<'PY'
+import collections, re, sys
+runs = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    match = re.match(r"RESULT (rfc5280|webpki) concurrency=\d+ probes=(\d+) ok=(\d+) .*cpu=([\d.]+)", line)
+    if match:
+        side, probes, ok, cpu = match.groups()
+        if int(ok) != int(probes): sys.exit(f"{side}: {int(probes) - int(ok)} probes failed")
+        runs[side].append((int(probes), float(cpu)))
+def ms(pairs): return sum(c for _, c in pairs) / sum(p for p, _ in pairs) * 1000
+base, full = ms(runs["rfc5280"]), ms(runs["webpki"])
+rounds = [(b[1] / b[0]) / (a[1] / a[0]) for a, b in zip(runs["rfc5280"], runs["webpki"])]
+print(f"CPU per probe, pooled: rfc5280 + revocation off {base:.3f} ms, webpki + revocation soft (warm CRLs) {full:.3f} ms: "
+      f"{(full / base - 1) * 100:+.1f} % (rounds: {', '.join(f'{(r - 1) * 100:+.1f} %' for r in rounds)})")
+print(f"RESULT probe-trust base_ms={base:.4f} webpki_soft_ms={full:.4f} overhead={full / base - 1:.4f} rounds={len(rounds)}")
+PY
+}
+
+# Issue #18: HTTP/2 probes per client CPU-second, netvigil (`--http-version 2`) vs prometheus-blackbox-exporter with
+# `enable_http2: true` and `valid_http_versions: [HTTP/2.0]`, against one nginx with `listen ... ssl http2` (both
+# sides fail a probe that does not get h2). As in `probe`: every probe a new connection, full handshake and one
+# request; the sides take turns, PROBE_ROUNDS (3) rounds of PROBE_SECONDS (10) per side at concurrency 1, 16, 64.
+run_probe_h2() {
+  release --product ProbeBenchmarks
+  local dir; dir=$(mktemp -d)
+  local port=18505 bbe=18506 seconds=${PROBE_SECONDS:-10} rounds=${PROBE_ROUNDS:-3}
+  PROBE_DIR=$dir
+  probe_h2_cleanup() {
+    if [ -n "${PROBE_EXPORTER:-}" ]; then kill "$PROBE_EXPORTER" 2>/dev/null; wait "$PROBE_EXPORTER" 2>/dev/null || true; fi
+    if [ -f "$PROBE_DIR/nginx.pid" ]; then kill "$(cat "$PROBE_DIR/nginx.pid")" 2>/dev/null || true; fi
+    PROBE_EXPORTER=""
+    rm -rf "$PROBE_DIR"
+  }
+  trap probe_h2_cleanup EXIT
+  trap 'exit 130' INT TERM
+  ulimit -n 8192 || true
+  make_loopback_pki "$dir"
+  run_nginx "$dir" auto "  server {
+    listen 127.0.0.1:$port ssl http2;
+    ssl_certificate $dir/leaf.pem;
+    ssl_certificate_key $dir/leaf.key;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    location / { default_type text/plain; return 200 \"netvigil probe benchmark\\n\"; }
+  }"
+  local url="https://127.0.0.1:$port/"
+  [ "$(curl -s --http2 --cacert "$dir/ca.pem" -o /dev/null -w '%{http_version}' "$url")" = 2 ] || { echo "nginx does not answer h2"; exit 1; }
+  cat > "$dir/blackbox.yml" <<YML
+modules:
+  h2_2xx:
+    prober: http
+    timeout: 10s
+    http:
+      preferred_ip_protocol: ip4
+      ip_protocol_fallback: false
+      enable_http2: true
+      valid_http_versions: ["HTTP/2.0"]
+      tls_config:
+        ca_file: $dir/ca.pem
+YML
+  prometheus-blackbox-exporter --config.file="$dir/blackbox.yml" --web.listen-address="127.0.0.1:$bbe" >"$dir/blackbox.log" 2>&1 &
+  PROBE_EXPORTER=$!
+  for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$bbe/" && break; sleep 0.1; done
+  curl -s "http://127.0.0.1:$bbe/probe?target=$url&module=h2_2xx" > "$dir/first-probe.txt" || true
+  grep -q '^probe_success 1' "$dir/first-probe.txt" && grep -q '^probe_http_version 2' "$dir/first-probe.txt" \
+    || { echo "blackbox_exporter h2 probe of $url failed:"; curl -s "http://127.0.0.1:$bbe/probe?target=$url&module=h2_2xx&debug=true"; exit 1; }
+  echo "probe-h2: $url (nginx $(/usr/sbin/nginx -v 2>&1 | sed 's|.*/||'), http2), blackbox_exporter $(prometheus-blackbox-exporter --version 2>&1 | sed -n 's/.*version \([^ ]*\).*/\1/p' | head -1) enable_http2; commit $(git rev-parse --short HEAD)"
+  "$bin/ProbeBenchmarks" single --url "$url" --ca "$dir/ca.pem" --runs 20 --http-version 2 | grep -E "^single|negotiated|CPU|first failure"
+  write_blackbox_driver "$dir/drive-blackbox.py"
+  : > "$dir/throughput.txt"
+  for concurrency in 1 16 64; do
+    for round in $(seq "$rounds"); do
+      echo "round $round of $rounds, concurrency $concurrency; load: $(uptime | sed 's/.*load/load/')"
+      "$bin/ProbeBenchmarks" throughput --url "$url" --ca "$dir/ca.pem" --concurrency "$concurrency" --seconds "$seconds" \
+        --http-version 2 | tee -a "$dir/throughput.txt"
+      python3 "$dir/drive-blackbox.py" "$PROBE_EXPORTER" "127.0.0.1:$bbe" "$url" "$concurrency" "$seconds" h2_2xx \
+        | tee -a "$dir/throughput.txt"
+    done
+  done
+  pooled_ratios "$dir/throughput.txt"
+  probe_h2_cleanup
+  trap - EXIT INT TERM
+}
+
+# Issue #23 goal 4: the real daemon (`netvigil run`, release) with SCALE_TARGETS (10000) HTTPS targets every 60 s
+# against loopback nginx (TLS, every probe a new connection and handshake, webpki + revocation soft, the throwaway CA
+# as the system roots through SSL_CERT_FILE, so all targets share one trust store as system-root targets do).
+# After SCALE_WARMUP s (70: every target has ticked; 150 at 10,000 targets, whose first cycle runs long, see
+# docs/performance.md) it measures for SCALE_SECONDS (180): CPU and RSS of the daemon,
+# probes finished (`netvigil_probes_total`), lateness quantiles and skipped ticks (`netvigil_scheduler_*`), rows
+# stored vs probes finished, store size, `/v1/status` latency and `netvigil status` wall time, and, half-way, a SIGHUP
+# reload of the same file (time until the daemon logs `configuration reloaded`). nginx runs on the same two cores.
+run_scale() {
+  release --product netvigil
+  local dir; dir=$(mktemp -d)
+  local port=18510 plain=18511 feed=18512 targets=${SCALE_TARGETS:-10000}
+  PROBE_DIR=$dir
+  trap 'if [ -n "${SCALE_DAEMON:-}" ]; then kill "$SCALE_DAEMON" 2>/dev/null; wait "$SCALE_DAEMON" 2>/dev/null || true; fi; if [ -f "$PROBE_DIR/nginx.pid" ]; then kill "$(cat "$PROBE_DIR/nginx.pid")" 2>/dev/null || true; fi; rm -rf "$PROBE_DIR"' EXIT
+  ulimit -n "$(ulimit -Hn)" || true
+  make_loopback_pki "$dir"
+  start_tls_nginx "$dir" "$port" "$plain"
+  {
+    echo "storage: { path: $dir/state/netvigil.sqlite }"
+    echo "feed: { listen: 127.0.0.1:$feed }"
+    echo "log: { level: notice }"
+    echo "targets:"
+    for i in $(seq 0 $((targets - 1))); do echo "  - { name: t$i, url: \"https://127.0.0.1:$port/?t=$i\", interval: 60s }"; done
+  } > "$dir/netvigil.yml"
+  echo "scale: $targets targets, https://127.0.0.1:$port/ every 60 s (nginx $(/usr/sbin/nginx -v 2>&1 | sed 's|.*/||'), 2 workers), warm-up ${SCALE_WARMUP:-70} s, measured ${SCALE_SECONDS:-180} s; commit $(git rev-parse --short HEAD)"
+  SSL_CERT_FILE=$dir/ca.pem SSL_CERT_DIR=$dir/no-such-dir "$bin/netvigil" run --config "$dir/netvigil.yml" 2>"$dir/daemon.log" &
+  SCALE_DAEMON=$!
+  python3 - "$SCALE_DAEMON" "$feed" "$dir" "$bin/netvigil" "$targets" "${SCALE_WARMUP:-70}" "${SCALE_SECONDS:-180}" <<'PY'
+import os, re, signal, sqlite3, statistics, subprocess, sys, time, urllib.request
+pid, feed, directory, netvigil = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+targets, warmup, seconds = int(sys.argv[5]), float(sys.argv[6]), float(sys.argv[7])
+base = f"http://127.0.0.1:{feed}"
+tick = os.sysconf("SC_CLK_TCK")
+def cpu(): f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split(); return (int(f[11]) + int(f[12])) / tick
+def status(field):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith(field + ":"): return int(line.split()[1]) / 1024
+def get(path):
+    start = time.monotonic()
+    with urllib.request.urlopen(base + path, timeout=30) as response: body = response.read()
+    return body, (time.monotonic() - start) * 1000
+def metrics():
+    body, elapsed = get("/metrics")
+    values = {"probes": 0.0, "failed": 0.0}
+    for line in body.decode().splitlines():
+        if line.startswith("netvigil_probes_total{"):
+            value = float(line.rsplit(" ", 1)[1]); values["probes"] += value
+            if 'outcome="failed"' in line: values["failed"] += value
+        elif line.startswith(("netvigil_scheduler_", "netvigil_store_", "netvigil_healthy")):
+            name, value = line.rsplit(" ", 1); values[name] = float(value)
+    values["scrape_ms"], values["scrape_bytes"] = elapsed, len(body)
+    return values
+def rows():
+    connection = sqlite3.connect(f"file:{directory}/state/netvigil.sqlite?mode=ro", uri=True, timeout=30)
+    try: return connection.execute("SELECT COUNT(*) FROM probe_results").fetchone()[0]
+    finally: connection.close()
+def store_mb():
+    return sum(os.path.getsize(f"{directory}/state/{name}") for name in os.listdir(f"{directory}/state")) / 1e6
+for _ in range(600):
+    try:
+        get("/healthz"); break
+    except Exception: time.sleep(0.1)
+started = time.monotonic()
+print(f"daemon up; RSS {status('VmRSS'):.1f} MB; warm-up {warmup:.0f} s")
+time.sleep(warmup)
+m0, c0, r0, t0 = metrics(), cpu(), rows(), time.monotonic()
+peak, samples, reload_ms, reload_skipped = 0.0, [], None, None
+log = f"{directory}/daemon.log"
+while time.monotonic() - t0 < seconds:
+    time.sleep(5)
+    peak = max(peak, status("VmRSS"))
+    if reload_ms is None and time.monotonic() - t0 >= seconds / 2:
+        before = open(log).read().count("configuration reloaded")
+        with open(f"{directory}/netvigil.yml", "a") as config: config.write("# reloaded\n")
+        sent = time.monotonic()
+        os.kill(pid, signal.SIGHUP)
+        while open(log).read().count("configuration reloaded") == before and time.monotonic() - sent < 60: time.sleep(0.005)
+        reload_ms = (time.monotonic() - sent) * 1000
+        print(f"SIGHUP reload of {targets} targets: {reload_ms:.0f} ms until 'configuration reloaded' was logged")
+m1, c1, t1 = metrics(), cpu(), time.monotonic()
+r1 = rows()
+elapsed, used = t1 - t0, c1 - c0
+finished = m1["probes"] - m0["probes"]
+print(f"{targets} targets, {elapsed:.0f} s measured after {warmup:.0f} s: {finished:.0f} probes finished ({finished / elapsed:.1f}/s, "
+      f"expected {targets / 60:.1f}/s), failed {m1['failed'] - m0['failed']:.0f}")
+print(f"  CPU {used:.1f} s = {used / elapsed * 100:.1f} % of one core; RSS {status('VmRSS'):.1f} MB (peak sampled {peak:.1f}, VmHWM {status('VmHWM'):.1f})")
+late = {q: m1.get(f'netvigil_scheduler_start_lateness_seconds{{percentile="{q}"}}', float('nan')) * 1000 for q in ("50", "99", "100")}
+skipped = m1["netvigil_scheduler_skipped_ticks_total"] - m0["netvigil_scheduler_skipped_ticks_total"]
+print(f"  lateness of probe starts (newest 10,000): p50 {late['50']:.2f} ms, p99 {late['99']:.2f} ms, max {late['100']:.2f} ms; "
+      f"ticks skipped in the window {skipped:.0f} (since start {m1['netvigil_scheduler_skipped_ticks_total']:.0f})")
+print(f"  rows stored in the window {r1 - r0} vs probes finished {finished:.0f}; queued {m1.get('netvigil_store_queued_rows', 0):.0f}, "
+      f"dropped {m1.get('netvigil_store_dropped_rows_total', 0):.0f}; store {store_mb():.1f} MB ({r1} rows)")
+print(f"  /metrics scrape: {m1['scrape_bytes'] / 1e6:.1f} MB in {m1['scrape_ms']:.0f} ms")
+latencies = sorted(get("/v1/status")[1] for _ in range(20))
+print(f"  GET /v1/status: median {statistics.median(latencies):.1f} ms, p90 {latencies[17]:.1f} ms, max {latencies[-1]:.1f} ms (20 requests)")
+walls = []
+for _ in range(10):
+    start = time.monotonic()
+    subprocess.run([netvigil, "status", "--feed", base], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    walls.append((time.monotonic() - start) * 1000)
+walls.sort()
+print(f"  netvigil status (fresh process, {targets} targets): median {statistics.median(walls):.0f} ms, max {walls[-1]:.0f} ms (10 runs)")
+print(f"RESULT scale targets={targets} seconds={elapsed:.0f} probes={finished:.0f} cpu_percent={used / elapsed * 100:.2f} "
+      f"rss_mb={status('VmRSS'):.1f} p50_ms={late['50']:.3f} p99_ms={late['99']:.3f} max_ms={late['100']:.3f} skipped={skipped:.0f} "
+      f"rows={r1 - r0} store_mb={store_mb():.1f} status_ms={statistics.median(latencies):.1f} cli_ms={statistics.median(walls):.0f} "
+      f"reload_ms={reload_ms or 0:.0f}")
+PY
+  kill "$SCALE_DAEMON" 2>/dev/null; wait "$SCALE_DAEMON" 2>/dev/null || true
+  SCALE_DAEMON=""
+  grep -E "error|critical" "$dir/daemon.log" | head -5 || true
+}
+
 case "$what" in
   store) run_store ;;
   overview) run_overview ;;
@@ -486,6 +789,9 @@ case "$what" in
   probe) run_probe ;;
   probe-tls) run_probe_tls ;;
   startup) run_startup ;;
+  probe-trust) run_probe_trust ;;
+  probe-h2) run_probe_h2 ;;
+  scale) run_scale ;;
   all) run_store; run_overview; run_scheduler; run_idle; run_probe ;;
   *) echo "unknown benchmark: $what" >&2; exit 64 ;;
 esac

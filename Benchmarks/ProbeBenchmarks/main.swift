@@ -3,7 +3,8 @@
 //   swift build -c release --product ProbeBenchmarks
 //   ProbeBenchmarks single     --url https://127.0.0.1:18490/ --ca ca.pem [--runs 200] [--warmup 10]
 //   ProbeBenchmarks throughput --url https://127.0.0.1:18490/ --ca ca.pem --concurrency 16 [--seconds 20] [--warmup 2]
-//   (every mode takes --http-version auto|1.1|2, default auto)
+//   (every mode takes --http-version auto|1.1|2, default auto, and the TLS policy's --validation webpki|rfc5280
+//   (default webpki), --revocation off|soft|hard (default soft) and --crl FILE (repeatable), as the daemon's defaults)
 //   ProbeBenchmarks rss        --url https://127.0.0.1:18490/ --ca ca.pem [--probes 10000] [--concurrency 1]
 //                              [--expect-failure] [--timeout 10] [--max-growth-mb 2] [--baseline 100]
 //   ProbeBenchmarks fanout     --url https://127.0.0.1:18490/ --ca ca.pem [--addresses 127.0.0.1,...] [--rounds 5] [--ticks 200]
@@ -70,6 +71,10 @@ func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
+extension String {
+    func ifEmpty(_ replacement: String) -> String { isEmpty ? replacement : self }
+}
+
 // MARK: Probing
 
 /// One fresh probe; returns the result and the wall time around the call in milliseconds.
@@ -83,8 +88,13 @@ func timedProbe(_ prober: HTTPProber, _ request: ProbeRequest, _ configuration: 
 struct Outcomes {
     var counts: [String: Int] = [:]
     var firstFailure: String?
+    /// Trust finding codes seen, and how many probes downloaded revocation data (a cold CRL or OCSP cache).
+    var findingCodes: Set<String> = []
+    var revocationDownloads = 0
 
     mutating func add(_ result: ProbeResult) {
+        findingCodes.formUnion(result.findings.map(\.code))
+        if result.timings.revocation != nil { revocationDownloads += 1 }
         if let error = result.error {
             counts[error.kind.rawValue + (error.phase.map { "(\($0))" } ?? ""), default: 0] += 1
             if firstFailure == nil { firstFailure = "\(error.kind.rawValue): \(error.message)" }
@@ -96,6 +106,8 @@ struct Outcomes {
     mutating func merge(_ other: Outcomes) {
         for (key, value) in other.counts { counts[key, default: 0] += value }
         if firstFailure == nil { firstFailure = other.firstFailure }
+        findingCodes.formUnion(other.findingCodes)
+        revocationDownloads += other.revocationDownloads
     }
 
     var total: Int { counts.values.reduce(0, +) }
@@ -198,6 +210,8 @@ func throughput(prober: HTTPProber, request: ProbeRequest, configuration: ProbeC
     print(String(format: "throughput: concurrency %d for %.1f s (after %.0f s warm-up): %d probes (%@)", concurrency, elapsed, warmup,
                  probes, outcomes.summary))
     if let failure = outcomes.firstFailure { print("  first failure: \(failure)") }
+    print("  findings: \(outcomes.findingCodes.sorted().joined(separator: ", ").ifEmpty("none")); "
+          + "probes that downloaded revocation data: \(outcomes.revocationDownloads)")
     print(String(format: "  %.1f probes/s wall; CPU %.2f s (%.0f%% of one core) = %.0f probes per CPU-second, %.3f ms CPU per probe",
                  Double(probes) / elapsed, cpu, cpu / elapsed * 100, Double(probes) / cpu, cpu / Double(max(1, probes)) * 1_000))
     print(String(format: "RESULT throughput concurrency=%d probes=%d ok=%d seconds=%.3f cpu=%.3f per_cpu_second=%.1f per_second=%.1f",
@@ -283,6 +297,20 @@ guard let httpVersion = HTTPVersionPreference(rawValue: argument("--http-version
     fail("--http-version: want auto, 1.1 or 2")
 }
 configuration.httpVersion = httpVersion
+// The default TLS policy, as a target's `tls:` would set it (issue #20's benchmark compares rfc5280 + revocation off
+// with webpki + revocation soft).
+guard let validation = ValidationProfile(rawValue: argument("--validation", default: "webpki")),
+      let revocationMode = RevocationPolicy.Mode(rawValue: argument("--revocation", default: "soft")) else {
+    fail("--validation: want webpki or rfc5280; --revocation: want off, soft or hard")
+}
+do {
+    let crls = try CommandLine.arguments.indices.filter { CommandLine.arguments[$0] == "--crl" && $0 + 1 < CommandLine.arguments.count }
+        .flatMap { try CertificateRevocationList.load(path: CommandLine.arguments[$0 + 1]) }
+    let policy = try SecurityPolicy(validation: validation, revocation: RevocationPolicy(mode: revocationMode, crls: crls))
+    configuration.policies = try PolicySet(default: policy, entries: [])
+} catch {
+    fail("TLS policy: \(error)")
+}
 let request: ProbeRequest
 if let parsed = URL(string: url), ServiceScheme(url: parsed) != nil {
     request = ProbeRequest(url: parsed)  // tls://, smtp://, ...: the service's negotiation, TLS, trust, goodbye

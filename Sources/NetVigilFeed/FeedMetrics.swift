@@ -22,9 +22,11 @@ public struct FeedMetrics: Sendable {
             version: version)
     }
 
-    /// What `GET /metrics` serves: the `process_*` metrics read from `/proc/self`, then `exposition()`.
+    /// What `GET /metrics` serves: the `process_*` metrics read from `/proc/self` and the scheduler's punctuality,
+    /// then `exposition()`.
     public func scrape() -> [UInt8] {
         agent.refreshProcess()
+        agent.refreshScheduler()
         return exposition()
     }
 

@@ -68,6 +68,7 @@ final class MetricsTests: XCTestCase {
         metrics.resourceExhausted()
         metrics.eventSubscribers(1)
         metrics.eventSubscriberRefused()
+        metrics.schedulerPunctuality(skippedTicks: 1, lateness: [(0.5, 0.001), (0.99, 0.004), (1, 0.02)])
     }
 
     // MARK: - Parsing the exposition

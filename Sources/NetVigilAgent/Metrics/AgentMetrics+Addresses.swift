@@ -17,6 +17,9 @@ extension AgentMetrics {
     public func addressProbesFinished(target: String, records: [ProbeRecord]) {
         let rows = records.filter { $0.resolvedAddress != nil && $0.outcome != .skipped }
         let current = Set(rows.compactMap(\.resolvedAddress))
+        // A target that had no per-address series and has none now (every target probing one address) leaves the
+        // series alone: the removal below looks at every series, which with 10,000 targets costs milliseconds per probe.
+        guard swapAddressSeries(of: target, to: !rows.isEmpty) || !rows.isEmpty else { return }
         removeGauges { name, labels in
             Self.addressMetricNames.contains(name) && labels.count >= 4 && labels[0] == "target" && labels[1] == target
                 && !current.contains(labels[3])

@@ -28,6 +28,8 @@ extension AgentMetrics {
         public static let processOpenFDs = "process_open_fds"
         public static let processStartTime = "process_start_time_seconds"
         public static let healthy = "netvigil_healthy"
+        public static let schedulerStartLateness = "netvigil_scheduler_start_lateness_seconds"
+        public static let schedulerSkippedTicksTotal = "netvigil_scheduler_skipped_ticks_total"
         public static let storeWritable = "netvigil_store_writable"
         public static let storeQueuedRows = "netvigil_store_queued_rows"
         public static let storeDroppedRowsTotal = "netvigil_store_dropped_rows_total"
@@ -111,6 +113,12 @@ extension AgentMetrics {
         MetricDescription(
             name: Name.healthy, kind: .gauge, labels: [],
             help: "1 while the probe pipeline is live (due probes start, the store accepts writes), 0 when /healthz says 503."),
+        MetricDescription(
+            name: Name.schedulerStartLateness, kind: .gauge, labels: ["percentile"],
+            help: "How late probes started against their schedule over the last 10000 starts, in seconds, at percentile 50, 99 and 100 (the largest); absent before the first probe."),
+        MetricDescription(
+            name: Name.schedulerSkippedTicksTotal, kind: .counter, labels: [],
+            help: "Ticks dropped because the target's previous probe was still running when they came."),
         MetricDescription(
             name: Name.storeWritable, kind: .gauge, labels: [],
             help: "1 while the store commits writes, 0 while writes fail (disk full, read-only); results wait in memory."),

@@ -52,10 +52,14 @@ public final class AgentMetrics: Sendable {
         var netlinkResyncs = 0
         /// The extra labels each target's probe series carry now (`endpoint`, configured labels).
         var targetLabels: [String: [String]] = [:]
+        /// Targets whose last tick left per-address series (`addresses: all`).
+        var addressTargets: Set<String> = []
     }
 
     private let factory: any MetricsFactory
     private let state = Mutex(State())
+    /// The scheduler whose punctuality `refreshScheduler()` exports (nil: none, e.g. in tests).
+    let followedScheduler = Mutex<SchedulerStatistics?>(nil)
 
     /// - Parameters:
     ///   - factory: where the metrics go, e.g. a Prometheus factory over the registry the feed serves.
@@ -64,6 +68,7 @@ public final class AgentMetrics: Sendable {
         self.factory = factory
         setGauge(Name.buildInfo, [("version", version)], 1)
         netlinkResyncs(total: 0)
+        raiseCounter(Name.schedulerSkippedTicksTotal, to: 0)
         for name in [Name.storeDroppedRowsTotal, Name.resourceExhaustedTotal, Name.eventSubscribersRefusedTotal] {
             increment(name, by: 0)
         }
@@ -205,6 +210,15 @@ public final class AgentMetrics: Sendable {
     }
 
     /// Removes every gauge whose name and flattened labels (`[name1, value1, ...]`) match.
+    /// Records whether `target` has per-address series from now on; returns whether it had them before.
+    func swapAddressSeries(of target: String, to present: Bool) -> Bool {
+        state.withLock { state in
+            let had = state.addressTargets.contains(target)
+            if present { state.addressTargets.insert(target) } else { state.addressTargets.remove(target) }
+            return had
+        }
+    }
+
     func removeGauges(where matches: (String, [String]) -> Bool) {
         state.withLock { state in
             for key in state.gauges.keys where matches(key.name, key.labels) { state.gauges.removeValue(forKey: key)?.destroy() }

@@ -40,10 +40,23 @@ public final class SchedulerStatistics: Sendable {
 
     /// The `quantile` (0...1) of recent start lateness in seconds, nil before the first probe.
     public func lateness(quantile: Double) -> Double? {
-        let samples = state.withLock { $0.lateness }.sorted()
+        lateness(quantiles: [quantile])?.first
+    }
+
+    /// The `quantiles` (0...1) of the start lateness of the newest `window` samples (at most `capacity`) in seconds,
+    /// from one sort; nil before the first probe.
+    public func lateness(quantiles: [Double], window: Int = .max) -> [Double]? {
+        let samples = state.withLock { state -> [Double] in
+            let all = state.lateness
+            let count = min(max(0, window), all.count)
+            // Until the ring is full samples are appended in order; then the newest is just before `next`.
+            guard all.count == capacity else { return Array(all.suffix(count)) }
+            return (0..<count).map { all[(state.next - count + $0 + all.count) % all.count] }
+        }.sorted()
         guard !samples.isEmpty else { return nil }
-        let index = min(samples.count - 1, max(0, Int((Double(samples.count) * quantile).rounded(.up)) - 1))
-        return samples[index]
+        return quantiles.map { quantile in
+            samples[min(samples.count - 1, max(0, Int((Double(samples.count) * quantile).rounded(.up)) - 1))]
+        }
     }
 
     /// Forgets the samples (benchmarks measure after a warm-up).

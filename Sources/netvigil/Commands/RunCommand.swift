@@ -79,6 +79,7 @@ struct RunCommand: AsyncParsableCommand {
                 logger: Logger(label: "netvigil.probe"))
             let scheduler = ProbeScheduler(targets: configuration.targets.targets, concurrency: configuration.scheduler.concurrency,
                                            pipeline: pipeline, logger: Logger(label: "netvigil.scheduler"))
+            metrics.agent.follow(scheduler: scheduler.statistics)
             let health = DaemonHealth(scheduler: scheduler, writer: writer, metrics: metrics.agent)
             let portal = CaptivePortalChecker(monitor: monitor, settings: configuration.reachability.captivePortal,
                                               logger: Logger(label: "netvigil.portal"))
