@@ -4,6 +4,9 @@ extension TargetSnapshot {
     /// One address of an `addresses: all` target in its last tick: which one failed, and how.
     public struct AddressStatus: Sendable, Codable, Equatable {
         public var address: String
+        /// The interface of its path (`source: { interfaces: }`) and that interface's kind; nil over the kernel's route.
+        public var interface: String?
+        public var interfaceKind: String?
         /// `up`, `down` or `skipped`.
         public var status: Status
         public var errorKind: String?
@@ -14,7 +17,7 @@ extension TargetSnapshot {
         public var servedPin: String?
 
         enum CodingKeys: String, CodingKey {
-            case address, status
+            case address, status, interface, interfaceKind = "interface_kind"
             case errorKind = "error_kind", errorMessage = "error_message", trustVerdict = "trust_verdict"
             case pinVerdict = "pin_verdict", servedPin = "served_pin"
         }
@@ -22,6 +25,8 @@ extension TargetSnapshot {
         /// The status of one per-address row.
         init(_ record: ProbeRecord) {
             address = record.resolvedAddress ?? "?"
+            interface = record.interface
+            interfaceKind = record.interfaceKind
             switch record.outcome {
             case .ok: status = .up
             case .failed: status = .down
