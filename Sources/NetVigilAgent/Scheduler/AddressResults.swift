@@ -23,7 +23,8 @@ public struct AddressResults: Sendable {
             if records.allSatisfy({ $0.outcome == .skipped }) { return first }
             // Every address up: the soonest-expiring chain speaks for the target (cert_expiring sees the worst).
             var result = records.filter { $0.outcome == .ok }.min { Self.leafExpiry($0) < Self.leafExpiry($1) } ?? first
-            result.resolvedAddress = records.compactMap(\.pathName).joined(separator: ", ")
+            // The addresses probed (a skipped path has none and is not listed).
+            result.resolvedAddress = records.compactMap { $0.resolvedAddress == nil ? nil : $0.pathName }.joined(separator: ", ")
             result.interface = Self.interfaces(records)
             result.timings = slowest.timings
             return result
