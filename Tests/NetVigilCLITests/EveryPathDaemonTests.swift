@@ -30,16 +30,7 @@ final class EveryPathDaemonTests: XCTestCase {
 
     /// nginx in each ISP namespace, serving leaf `leaves[i]` behind uplink i + 1.
     private func serve(_ leaves: [String]) throws {
-        for (offset, leaf) in leaves.enumerated() {
-            servers.append(try NginxProcess(prefix: directory.path("nginx\(offset + 1)"), servers: """
-                server {
-                    listen \(TwoUplinkNetwork.serverAddress):\(port) ssl;
-                    ssl_certificate \(directory.path("\(leaf).pem"));
-                    ssl_certificate_key \(directory.path("\(leaf).key"));
-                    location / { default_type text/plain; return 200 '\(leaf)'; }
-                }
-                """, ports: [port], namespace: network.isps[offset].name))
-        }
+        servers = try network.serveEdge(leaves: leaves, port: port, directory: directory)
     }
 
     /// `netvigil run` inside the client namespace (`ip netns exec` execs it: the process is the daemon).

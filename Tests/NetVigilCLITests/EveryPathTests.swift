@@ -18,16 +18,7 @@ final class EveryPathTests: XCTestCase {
         pki = try LoopbackPKI(in: directory, caName: "netvigil paths CA", leaves: [("good", "/CN=edge.test"), ("rogue", "/CN=edge.test")],
                               subjectAltName: "DNS:edge.test")
         port = ProcessRunner.freePort()
-        for (offset, leaf) in ["good", "rogue"].enumerated() {
-            servers.append(try NginxProcess(prefix: directory.path("nginx\(offset + 1)"), servers: """
-                server {
-                    listen \(TwoUplinkNetwork.serverAddress):\(port) ssl;
-                    ssl_certificate \(directory.path("\(leaf).pem"));
-                    ssl_certificate_key \(directory.path("\(leaf).key"));
-                    location / { default_type text/plain; return 200 '\(leaf)'; }
-                }
-                """, ports: [port], namespace: network.isps[offset].name))
-        }
+        servers = try network.serveEdge(leaves: ["good", "rogue"], port: port, directory: directory)
     }
 
     override func tearDown() {

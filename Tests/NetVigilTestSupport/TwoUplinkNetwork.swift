@@ -28,6 +28,21 @@ public final class TwoUplinkNetwork {
         }
     }
 
+    /// One nginx per ISP, listening on `serverAddress`:`port` with TLS leaf `leaves[i]` (`NAME.pem`/`NAME.key` in
+    /// `directory`) behind uplink i + 1, answering 200 with the leaf's name. The caller stops them in teardown.
+    public func serveEdge(leaves: [String], port: Int, directory: TemporaryDirectory) throws -> [NginxProcess] {
+        try leaves.enumerated().map { offset, leaf in
+            try NginxProcess(prefix: directory.path("nginx\(offset + 1)"), servers: """
+                server {
+                    listen \(Self.serverAddress):\(port) ssl;
+                    ssl_certificate \(directory.path("\(leaf).pem"));
+                    ssl_certificate_key \(directory.path("\(leaf).key"));
+                    location / { default_type text/plain; return 200 '\(leaf)'; }
+                }
+                """, ports: [port], namespace: isps[offset].name)
+        }
+    }
+
     /// Takes uplink `number` (1 or 2) down in the client namespace.
     public func setUplink(_ number: Int, up: Bool) throws {
         try client.ip("link", "set", "up\(number)", up ? "up" : "down")
