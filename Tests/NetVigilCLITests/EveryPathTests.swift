@@ -15,8 +15,7 @@ final class EveryPathTests: XCTestCase {
     override func setUpWithError() throws {
         network = try TwoUplinkNetwork(for: self)
         directory = try TemporaryDirectory()
-        pki = try LoopbackPKI(in: directory, caName: "netvigil paths CA", leaves: [("good", "/CN=edge.test"), ("rogue", "/CN=edge.test")],
-                              subjectAltName: "DNS:edge.test")
+        pki = try TwoUplinkNetwork.edgePKI(in: directory)
         port = ProcessRunner.freePort()
         servers = try network.serveEdge(leaves: ["good", "rogue"], port: port, directory: directory)
     }

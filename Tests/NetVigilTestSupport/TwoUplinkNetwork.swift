@@ -28,6 +28,12 @@ public final class TwoUplinkNetwork {
         }
     }
 
+    /// A CA with two `edge.test` leaves, `good` and `rogue` (different keys), for `serveEdge`.
+    public static func edgePKI(in directory: TemporaryDirectory) throws -> LoopbackPKI {
+        try LoopbackPKI(in: directory, caName: "netvigil paths CA", leaves: [("good", "/CN=edge.test"), ("rogue", "/CN=edge.test")],
+                        subjectAltName: "DNS:edge.test")
+    }
+
     /// One nginx per ISP, listening on `serverAddress`:`port` with TLS leaf `leaves[i]` (`NAME.pem`/`NAME.key` in
     /// `directory`) behind uplink i + 1, answering 200 with the leaf's name. The caller stops them in teardown.
     public func serveEdge(leaves: [String], port: Int, directory: TemporaryDirectory) throws -> [NginxProcess] {
