@@ -11,7 +11,7 @@ extension ProbeResult {
     ///   - target: the configured target name.
     ///   - reachabilityStatus: the target host's reachability at probe time, if known.
     public func record(target: String, reachabilityStatus: String? = nil) -> ProbeRecord {
-        let record = ProbeRecord(
+        var record = ProbeRecord(
             time: Timestamp(startedAt), target: target, url: url, outcome: outcome == .ok ? .ok : .failed,
             errorKind: error?.kind, errorMessage: error?.message, httpStatus: status, httpVersion: httpVersion,
             contentType: contentType, contentLength: contentLength.map(Int64.init), timings: timings,
@@ -19,6 +19,8 @@ extension ProbeResult {
             pinVerdict: pinVerdict, reachabilityStatus: reachabilityStatus, resolvedAddress: resolvedAddress,
             redirectCount: redirects.count, servedChain: servedChain.map(\.record),
             validatedChain: validatedChain.map(\.record), detailsJSON: detailsJSON)
+        record.interface = interface
+        record.interfaceKind = interfaceKind
         return record.exceedsBounds ? record.bounded : record
     }
 }

@@ -71,9 +71,9 @@ extension HTTPProber {
         let tls = withoutALPN
         let fetcher = CRLFetcher(prober: self, cache: configuration.crlCache, template: configuration)
         recorder.connectStart = .now()
-        let bootstrap = ClientBootstrap(group: loop)
+        let bootstrap = try Self.bound(ClientBootstrap(group: loop), source: configuration.source, destination: address)
             .connectTimeout(connectLimit)
-            .channelInitializer { [recorder] channel in
+            .channelInitializer(Self.bindingSource(configuration.source) { [recorder] channel in
                 let handler = ServiceNegotiationHandler(
                     negotiation: scheme.negotiation(), usesSTARTTLS: scheme.usesSTARTTLS, deadline: deadline, promise: promise,
                     recorder: recorder,
@@ -90,7 +90,7 @@ extension HTTPProber {
                             })
                     })
                 return channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
-            }
+            })
         let exchange = bootstrap.connect(to: address)
             .flatMapErrorThrowing { error -> any Channel in
                 promise.fail(error)
@@ -101,7 +101,8 @@ extension HTTPProber {
             try await exchange.get()
         } catch let failure as ConnectFailure {
             let cappedByDeadline = remaining < .nanoseconds(Int64(configuration.connectTimeout * 1e9)) || NIODeadline.now() >= deadline
-            throw Self.connectError(failure.underlying, address: address, cappedByDeadline: cappedByDeadline)
+            throw Self.connectError(failure.underlying, address: address, cappedByDeadline: cappedByDeadline,
+                                    source: configuration.source)
         } catch {
             throw ServiceNegotiationHandler.probeError(for: error)
         }

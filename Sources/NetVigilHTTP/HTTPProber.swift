@@ -24,9 +24,12 @@ public struct HTTPProber: Sendable {
     /// the request stack that need the body (`netvigil status`, webhook deliveries).
     public func fetch(_ request: ProbeRequest, configuration: ProbeConfiguration) async -> (result: ProbeResult, response: HTTPResponse?) {
         if let scheme = ServiceScheme(url: request.url) {
-            return (await probeService(request.url, scheme: scheme, configuration: configuration), nil)
+            var result = await probeService(request.url, scheme: scheme, configuration: configuration)
+            result.interface = configuration.source?.interfaceName
+            return (result, nil)
         }
         var result = ProbeResult(url: request.url.absoluteString)
+        result.interface = configuration.source?.interfaceName
         let start = NIODeadline.now()
         let deadline = start + .nanoseconds(Int64(configuration.timeout * 1e9))
         var current = request
@@ -280,10 +283,10 @@ public struct HTTPProber: Sendable {
             recorder.proxied = true
             recorder.phase = .proxy
         }
-        let bootstrap = ClientBootstrap(group: loop)
+        let bootstrap = try Self.bound(ClientBootstrap(group: loop), source: configuration.source, destination: address)
             .connectTimeout(connectLimit)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
-            .channelInitializer { channel in
+            .channelInitializer(Self.bindingSource(configuration.source) { channel in
                 do {
                     let collector = ResponseCollector(head: head, body: body, maxBodyBytes: maxBody, deadline: deadline,
                                                       usesTLS: usesTLS, promise: promise, recorder: recorder,
@@ -317,7 +320,7 @@ public struct HTTPProber: Sendable {
                 } catch {
                     return channel.eventLoop.makeFailedFuture(error)
                 }
-            }
+            })
         // One await for connect and response (each await is a thread hop back to the probing task).
         let response = bootstrap.connect(to: address)
             .flatMapErrorThrowing { error -> any Channel in
@@ -333,7 +336,8 @@ public struct HTTPProber: Sendable {
             // The probe deadline also closes a channel that is still connecting ("I/O on closed channel"): that is
             // the probe timeout, not a connect failure.
             let cappedByDeadline = remaining < .nanoseconds(Int64(configuration.connectTimeout * 1e9)) || NIODeadline.now() >= deadline
-            throw Self.connectError(failure.underlying, address: address, cappedByDeadline: cappedByDeadline)
+            throw Self.connectError(failure.underlying, address: address, cappedByDeadline: cappedByDeadline,
+                                    source: configuration.source)
         } catch {
             throw ResponseCollector.probeError(for: error)
         }
@@ -344,7 +348,8 @@ public struct HTTPProber: Sendable {
         var underlying: any Error
     }
 
-    static func connectError(_ error: any Error, address: SocketAddress, cappedByDeadline: Bool) -> ProbeError {
+    static func connectError(_ error: any Error, address: SocketAddress, cappedByDeadline: Bool, source: ProbeSource? = nil) -> ProbeError {
+        if let failure = sourceFailure(error, source: source) { return failure }
         let target = "\(address.ipAddress ?? "?"):\(address.port ?? 0)"
         let channelError = error as? ChannelError
         let timedOut = if case .connectTimeout = channelError { true } else { false }

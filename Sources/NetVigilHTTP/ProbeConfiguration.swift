@@ -40,6 +40,9 @@ public struct ProbeConfiguration: Sendable {
     public var proxy: ProxyConfiguration? = nil
     /// Addresses to connect to instead of resolving the URL's host (`connect_to`; nil: resolve).
     public var connectTo: ConnectOverride? = nil
+    /// The interface or local address the probe's connections are bound to (`source:`; nil: the kernel's route).
+    /// An `.address` source only reaches addresses of its own family.
+    public var source: ProbeSource? = nil
     /// Trust evaluators made for this configuration, shared by its copies.
     let trustEvaluators = TrustEvaluators()
     /// CRLs downloaded from distribution points, shared by the copies of this configuration.

@@ -55,7 +55,7 @@ extension ProbeResult: Encodable {
         case time, url, finalURL = "final_url", outcome, error, http, timings = "timings_ms", tls
         case trustVerdict = "trust_verdict", pinVerdict = "pin_verdict", resolvedAddress = "resolved_address"
         case redirectCount = "redirect_count", servedChain = "served_chain", validatedChain = "validated_chain", details
-        case findings
+        case findings, interface, interfaceKind = "interface_kind"
     }
 
     private enum HTTPKeys: String, CodingKey {
@@ -97,6 +97,8 @@ extension ProbeResult: Encodable {
         try container.encode(trustVerdict, forKey: .trustVerdict)
         try container.encode(pinVerdict, forKey: .pinVerdict)
         try container.encode(resolvedAddress, forKey: .resolvedAddress)
+        try container.encode(interface, forKey: .interface)
+        try container.encode(interfaceKind, forKey: .interfaceKind)
         try container.encode(redirects.count, forKey: .redirectCount)
         try container.encode(servedChain, forKey: .servedChain)
         try container.encode(validatedChain, forKey: .validatedChain)

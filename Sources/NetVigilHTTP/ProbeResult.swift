@@ -81,6 +81,11 @@ public struct ProbeResult: Sendable {
     public var timings: PhaseTimings
     /// The address connected to (last hop).
     public var resolvedAddress: String?
+    /// The interface the connections were bound to (`source: { interface: }`), or the path's interface as the
+    /// agent's reachability check found it; nil for the kernel's default route.
+    public var interface: String?
+    /// That interface's kind (`ethernet`, `wifi`, `wwan`, `vpn`, ...), when known.
+    public var interfaceKind: String?
     public var httpVersion: String?
     public var status: Int?
     public var contentType: String?

@@ -118,6 +118,14 @@ enum StoreSchema {
                 DROP INDEX probe_results_validated_chain;
                 """)
         }
+        // v3: the network path of a result (`source:` targets): the interface it was bound to or left through, and
+        // that interface's kind. NULL for results over the kernel's default route and for every older row.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                ALTER TABLE probe_results ADD COLUMN interface TEXT;
+                ALTER TABLE probe_results ADD COLUMN interface_kind TEXT;
+                """)
+        }
         return migrator
     }
 

@@ -7,8 +7,9 @@ public final class NginxProcess {
     public let process: Process
 
     /// Starts nginx with `servers` (the `server { ... }` blocks of the `http` context) and waits until every
-    /// port in `ports` accepts TCP connections.
-    public init(prefix: String, servers: String, ports: [Int], timeout: TimeInterval = 10) throws {
+    /// port in `ports` accepts TCP connections. `namespace`: run it inside that network namespace (`ip netns exec`,
+    /// which execs nginx in the same process); its ports are then watched in the namespace's own socket table.
+    public init(prefix: String, servers: String, ports: [Int], timeout: TimeInterval = 10, namespace: String? = nil) throws {
         self.prefix = prefix
         try FileManager.default.createDirectory(atPath: prefix + "/logs", withIntermediateDirectories: true)
         let config = prefix + "/nginx.conf"
@@ -29,8 +30,14 @@ public final class NginxProcess {
             }
             """.write(toFile: config, atomically: true, encoding: .utf8)
         process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-        process.arguments = ["-p", prefix, "-c", config, "-e", prefix + "/logs/error.log"]
+        let arguments = ["-p", prefix, "-c", config, "-e", prefix + "/logs/error.log"]
+        if let namespace {
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+            process.arguments = ["netns", "exec", namespace, "/usr/sbin/nginx"] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+            process.arguments = arguments
+        }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -38,7 +45,9 @@ public final class NginxProcess {
         let deadline = Date().addingTimeInterval(timeout)
         var waiting = ports
         while !waiting.isEmpty {
-            waiting.removeAll { ProcessRunner.accepts(port: $0) }
+            waiting.removeAll { port in
+                namespace == nil ? ProcessRunner.accepts(port: port) : Self.listens(on: port, process: process.processIdentifier)
+            }
             if waiting.isEmpty { break }
             guard Date() < deadline, process.isRunning else {
                 let log = (try? String(contentsOfFile: prefix + "/logs/error.log", encoding: .utf8)) ?? ""
@@ -46,6 +55,18 @@ public final class NginxProcess {
                 throw NginxError(message: "nginx did not listen on \(waiting): \(log.suffix(1_000))")
             }
             Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// Whether a socket of `process`'s network namespace listens on TCP `port` (`/proc/PID/net/tcp{,6}`, state 0A).
+    static func listens(on port: Int, process: Int32) -> Bool {
+        let hex = String(format: ":%04X", port)
+        return ["tcp", "tcp6"].contains { table in
+            let text = (try? String(contentsOfFile: "/proc/\(process)/net/\(table)", encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").contains { line in
+                let fields = line.split(separator: " ")
+                return fields.count > 3 && fields[1].hasSuffix(hex) && fields[3] == "0A"
+            }
         }
     }
 

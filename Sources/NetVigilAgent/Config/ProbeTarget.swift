@@ -39,6 +39,8 @@ public struct ProbeTarget: Sendable {
     public var warnings: [String] = []
     /// `addresses: all`: every address of the host is probed each tick, one result each.
     public var probesEachAddress = false
+    /// `source:`: the paths probed each tick, one result (or one per address) each; empty: the kernel's route.
+    public var sources: [ProbeSource] = []
 
     /// The policy that applies to the target's own host, and the pattern that selected it (nil: default policy).
     public var hostPolicy: (policy: SecurityPolicy, pattern: HostPattern?) {

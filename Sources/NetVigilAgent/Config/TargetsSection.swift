@@ -32,12 +32,13 @@ import Yams
 ///     addresses: first                      # or all: every address of the host, one result each
 ///     connect_to: [192.0.2.10, 2001:db8::10] # connect here instead of resolving (SNI, Host stay the URL's)
 ///     http_version: auto                    # auto (ALPN h2, http/1.1), "1.1", or "2" (fails without h2)
+///     source: { interface: wwan0 }          # or { interfaces: [eth0, wwan0] } (a result per path), { address: IP }
 /// ```
 public struct TargetsSection: Sendable {
     public static let key = "targets"
     static let allowedKeys = ["name", "url", "interval", "timeout", "method", "headers", "params", "body", "basic_auth",
                               "expect", "tls", "follow_redirects", "send_credentials_on_redirect", "ip", "alerts", "labels",
-                              "rules", ProxySettings.key, "addresses", "connect_to", httpVersionKey]
+                              "rules", ProxySettings.key, "addresses", "connect_to", httpVersionKey, sourceKey]
     static let expectKeys = ["status", "content_type", "json", "body_contains", "body_matches", "max_response_time",
                              "min_cert_validity"]
 
@@ -79,6 +80,7 @@ public struct TargetsSection: Sendable {
                 try Self.applyProxy(to: &target, item: item, default: proxy)
                 try Self.applyAddresses(to: &target, item: item)
                 try Self.applyHTTPVersion(to: &target, item: item)
+                try Self.applySource(to: &target, item: item)
                 target.labels = labels.merging(target.labels)
                 // The top-level labels are not in the target's YAML: a change to them restarts the target's series.
                 target.fingerprint += "\nlabels \(target.labels.pairs.map { "\($0.name)=\($0.value)" })"

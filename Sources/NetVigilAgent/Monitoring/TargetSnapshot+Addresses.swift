@@ -4,6 +4,9 @@ extension TargetSnapshot {
     /// One address of an `addresses: all` target in its last tick: which one failed, and how.
     public struct AddressStatus: Sendable, Codable, Equatable {
         public var address: String
+        /// The interface of its path (`source: { interfaces: }`) and that interface's kind; nil over the kernel's route.
+        public var interface: String?
+        public var interfaceKind: String?
         /// `up`, `down` or `skipped`.
         public var status: Status
         public var errorKind: String?
@@ -22,7 +25,7 @@ extension TargetSnapshot {
         public var certificateDaysLeft: Int?
 
         enum CodingKeys: String, CodingKey {
-            case address, status, time
+            case address, status, time, interface, interfaceKind = "interface_kind"
             case errorKind = "error_kind", errorMessage = "error_message", trustVerdict = "trust_verdict"
             case pinVerdict = "pin_verdict", servedPin = "served_pin", totalMilliseconds = "total_ms"
             case httpStatus = "http_status", certificateDaysLeft = "certificate_days_left"
@@ -31,6 +34,8 @@ extension TargetSnapshot {
         /// The status of one per-address row.
         init(_ record: ProbeRecord) {
             address = record.resolvedAddress ?? "?"
+            interface = record.interface
+            interfaceKind = record.interfaceKind
             switch record.outcome {
             case .ok: status = .up
             case .failed: status = .down

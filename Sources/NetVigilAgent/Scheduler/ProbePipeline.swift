@@ -40,7 +40,12 @@ public struct ProbePipeline: Sendable {
         var findings: Int? = nil
         // `addresses: all`: one row per address; `record` is then the whole target's result.
         var addressRows: AddressResults? = nil
-        if let evaluation, evaluation.status == .notReachable {
+        if !target.sources.isEmpty {
+            // `source:`: each path's own reachability decides, not the default route's.
+            let rows = await probeEachPath(target, hostEvaluation: evaluation)
+            record = rows.combined
+            if rows.records.count > 1 { addressRows = rows }
+        } else if let evaluation, evaluation.status == .notReachable {
             record = Self.skipped(target, evaluation: evaluation)
         } else if target.probesEachAddress {
             let rows = await probeEachAddress(target, evaluation: evaluation)

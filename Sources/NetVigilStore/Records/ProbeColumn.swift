@@ -5,6 +5,8 @@ enum ProbeColumn: Int, CaseIterable {
     case time, target, url, outcome, errorKind, errorMessage, httpStatus, httpVersion, contentType, contentLength
     case resolve, connect, tls, processing, transfer, total, tlsVersion, tlsCipher, alpn, trustVerdict, pinVerdict
     case reachabilityStatus, resolvedAddress, redirectCount, servedChain, validatedChain, details
+    /// Added by schema v3 (so after `details` in the table).
+    case interface, interfaceKind
 
     /// How a column's value is stored and written as JSON.
     enum Value {
@@ -89,6 +91,8 @@ enum ProbeColumn: Int, CaseIterable {
         Spec(column: .servedChain, name: "served_chain_id", value: .chain, key: "served_chain", group: nil),
         Spec(column: .validatedChain, name: "validated_chain_id", value: .chain, key: "validated_chain", group: nil),
         Spec(column: .details, name: "details", value: .object, key: "details", group: nil),
+        Spec(column: .interface, name: "interface", value: .text, key: "interface", group: nil),
+        Spec(column: .interfaceKind, name: "interface_kind", value: .text, key: "interface_kind", group: nil),
     ]
 
     /// The 1-based bind index of this column in a row whose first parameter is at `offset + 1`.

@@ -40,6 +40,8 @@ extension ProbeRecord {
         case .servedChain: visitor.chain(servedChain)
         case .validatedChain: visitor.chain(validatedChain)
         case .details: visitor.text(detailsJSON)
+        case .interface: visitor.text(interface)
+        case .interfaceKind: visitor.text(interfaceKind)
         }
     }
 

@@ -42,6 +42,10 @@ public struct ProbeRecord: Sendable, Equatable, Codable {
     public var validatedChain: [CertificateRecord]
     /// Extra detail as a JSON object text (expectation failures, redirect hops, ...).
     public var detailsJSON: String?
+    /// The interface of the result's network path (`source:` targets); nil over the kernel's default route.
+    public var interface: String? = nil
+    /// That interface's kind (`ethernet`, `wifi`, `wwan`, `vpn`, ...).
+    public var interfaceKind: String? = nil
 
     public init(time: Timestamp, target: String, url: String? = nil, outcome: ProbeOutcome,
                 errorKind: ProbeErrorKind? = nil, errorMessage: String? = nil, httpStatus: Int? = nil,

@@ -45,6 +45,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
                 for warning in target.warnings { print("      warning: \(warning)") }
                 if target.probesEachAddress { print("      addresses: all (every address probed, one result each)") }
                 if let connectTo = target.configuration.connectTo { print("      connect_to: \(connectTo.addresses.joined(separator: ", "))") }
+                if !target.sources.isEmpty { print("      source: \(target.sources.map(\.description).joined(separator: ", "))") }
                 if let identity = target.configuration.clientIdentities.identity(for: target.host) {
                     print("      client certificate: \(identity)")
                 }

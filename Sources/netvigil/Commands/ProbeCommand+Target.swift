@@ -4,7 +4,8 @@ import NetVigilHTTP
 
 extension ProbeCommand {
     /// `--target NAME` of `--config FILE`: the request and probe configuration exactly as the daemon builds them, with
-    /// only `--timeout`, `--all-addresses` and the address-family flags applied on top.
+    /// only `--timeout`, `--all-addresses`, the address-family flags and `--interface`/`--source` applied on top. A
+    /// target with several paths (`source: { interfaces: }`) is probed over its first unless one is given.
     func configuredTarget() throws -> (ProbeRequest, ProbeConfiguration, Bool) {
         let probeTarget = try targetOptions.find()
         let conflicting = givenRequestOptions + policyOptions.givenOptions + clientCertificateOptions.givenOptions
@@ -20,6 +21,8 @@ extension ProbeCommand {
         try checkAddressFamilyFlags()
         if ip4 || ip6 { configuration.addressFamily = ip4 ? .ipv4 : .ipv6 }
         if preferIP4 || preferIP6 { configuration.preferredFamily = preferIP4 ? .ipv4 : .ipv6 }
+        if configuration.source == nil, let first = probeTarget.sources.first { configuration.source = first }
+        try sourceOptions.apply(to: &configuration)
         try applyHTTPVersion(to: &configuration, url: probeTarget.request.url)
         if !json { for warning in probeTarget.hostPolicy.policy.warnings.map(\.description) + probeTarget.warnings { printError("warning: \(warning)") } }
         return (probeTarget.request, configuration, probeTarget.probesEachAddress || addressOptions.allAddresses)

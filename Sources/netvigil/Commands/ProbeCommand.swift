@@ -100,6 +100,7 @@ struct ProbeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Client certificate (mTLS)") var clientCertificateOptions: ClientCertificateOptions
     @OptionGroup var proxyOptions: ProxyOptions
     @OptionGroup(title: "Addresses") var addressOptions: AddressOptions
+    @OptionGroup(title: "Path") var sourceOptions: SourceOptions
 
     @Flag(name: .long, help: "Print the ProbeResult as JSON.")
     var json = false
@@ -205,6 +206,7 @@ struct ProbeCommand: AsyncParsableCommand {
         configuration.proxy = try proxyOptions.configuration()
         try addressOptions.check(proxy: configuration.proxy)
         configuration.connectTo = try addressOptions.override(for: url)
+        try sourceOptions.apply(to: &configuration)
         try applyHTTPVersion(to: &configuration, url: request.url)
         return (request, configuration, addressOptions.allAddresses)
     }

@@ -5,7 +5,9 @@ extension StatusTable {
         targets.compactMap { target in
             guard let addresses = target["addresses"] as? [[String: Any]], !addresses.isEmpty else { return nil }
             let parts = addresses.map { entry in
-                var text = "\(entry["address"] as? String ?? "?") \(entry["status"] as? String ?? "-")"
+                // A path (`source: { interfaces: }`) is named with its interface: `192.0.2.1 via wwan0`.
+                let path = (entry["address"] as? String ?? "?") + ((entry["interface"] as? String).map { " via \($0)" } ?? "")
+                var text = "\(path) \(entry["status"] as? String ?? "-")"
                 if entry["status"] as? String == "down" {
                     var reasons = [entry["error_kind"] as? String ?? "failed"]
                     if let pin = entry["pin_verdict"] as? String, pin.hasPrefix("mismatch") { reasons.append("pin \(pin)") }
