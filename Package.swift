@@ -75,6 +75,7 @@ let package = Package(
                 "NetVigilAgent",
                 "NetVigilConcurrency",
                 "NetVigilHTTP",
+                "NetVigilProbeModel",
                 "NetVigilReachability",
                 "NetVigilStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -190,7 +191,7 @@ let package = Package(
             dependencies: ["NetVigilConcurrency", .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle")]
         ),
         .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]),
-        .testTarget(name: "NetVigilTrustTests", dependencies: ["NetVigilTrust", "NetVigilTestSupport"]),
+        .testTarget(name: "NetVigilTrustTests", dependencies: ["NetVigilTrust", "NetVigilProbeModel", "NetVigilTestSupport"]),
         .testTarget(
             name: "NetVigilAgentTests",
             dependencies: ["NetVigilAgent", "NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]

@@ -3,7 +3,8 @@ import GRDB
 /// The database schema, as GRDB migrations. Designed for the whole product; later features fill the columns.
 ///
 /// Text a server controls is bounded before it is stored (`ProbeRecord.Bounds`): `url` ≤ 2,048 bytes,
-/// `error_message` ≤ 1,024, `content_type`/`http_version`/`tls_cipher`/`alpn` ≤ 256, `details` ≤ 4,096.
+/// `error_message` ≤ 1,024, `content_type`/`http_version`/`tls_cipher`/`alpn` ≤ 256, `details` ≤ 4,096, `findings`
+/// ≤ 16 with messages ≤ 512.
 enum StoreSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -116,6 +117,15 @@ enum StoreSchema {
                     COALESCE((SELECT MAX(p.time_ms) FROM probe_results p WHERE p.validated_chain_id = certificate_chains.id), 0));
                 DROP INDEX probe_results_served_chain;
                 DROP INDEX probe_results_validated_chain;
+                """)
+        }
+        // v3: the `proxy` and `revocation` phases (issues #18, #20) and the served chain's Baseline Requirements
+        // findings (a JSON array; NULL for results without a trust verdict and for rows stored before v3).
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                ALTER TABLE probe_results ADD COLUMN proxy_ms REAL;
+                ALTER TABLE probe_results ADD COLUMN revocation_ms REAL;
+                ALTER TABLE probe_results ADD COLUMN findings TEXT;
                 """)
         }
         return migrator

@@ -28,7 +28,7 @@ final class StoreMigrationTests: XCTestCase {
 
         let store = try Store.open(path: path)
         let migrations = try store.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(migrations, ["v1", "v2"])
+        XCTAssertEqual(migrations, ["v1", "v2", "v3"])
         let lastUsed = try store.read { db in
             try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, last_used_ms FROM certificate_chains").map {
                 ($0["id"] as Int64, $0["last_used_ms"] as Int64)

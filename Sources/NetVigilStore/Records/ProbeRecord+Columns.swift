@@ -25,7 +25,9 @@ extension ProbeRecord {
         case .contentLength: visitor.integer(contentLength)
         case .resolve: visitor.milliseconds(timings.resolve)
         case .connect: visitor.milliseconds(timings.connect)
+        case .proxy: visitor.milliseconds(timings.proxy)
         case .tls: visitor.milliseconds(timings.tls)
+        case .revocation: visitor.milliseconds(timings.revocation)
         case .processing: visitor.milliseconds(timings.processing)
         case .transfer: visitor.milliseconds(timings.transfer)
         case .total: visitor.milliseconds(timings.total)
@@ -39,6 +41,7 @@ extension ProbeRecord {
         case .redirectCount: visitor.integer(Int64(redirectCount))
         case .servedChain: visitor.chain(servedChain)
         case .validatedChain: visitor.chain(validatedChain)
+        case .findings: visitor.text(findingsJSON)
         case .details: visitor.text(detailsJSON)
         }
     }
