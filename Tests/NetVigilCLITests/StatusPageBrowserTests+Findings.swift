@@ -6,10 +6,9 @@ import XCTest
 /// PKI's leaf has no certificatePolicies, a Baseline Requirements finding).
 extension StatusPageBrowserTests {
     func testFindingsShowAsACountOnTheCardAndAsRowsOnTheTargetPage() throws {
+        let (tlsPort, httpPort, feedPort) = (ProcessRunner.freePort(), ProcessRunner.freePort(), ProcessRunner.freePort())
         pki = try LoopbackPKI(in: directory, caName: "netvigil findings CA", leaves: [("a", "/CN=127.0.0.1")])
-        let tlsPort = ProcessRunner.freePort(), httpPort = ProcessRunner.freePort(), feedPort = ProcessRunner.freePort()
-        try pki.serve("a", nginx: nil)
-        _ = try startNginx(tlsPort: tlsPort, httpPort: httpPort)
+        try pki.serve("a", nginx: nil)  // no certificatePolicies in the leaf: one finding
         let config = try directory.write("netvigil.yml", """
             storage: { path: state/netvigil.sqlite }
             feed: { listen: 127.0.0.1:\(feedPort) }
@@ -17,6 +16,7 @@ extension StatusPageBrowserTests {
               - { name: api, url: "https://127.0.0.1:\(tlsPort)/health", interval: 1s, timeout: 3s,
                   tls: { ca: [\(directory.path("ca.pem"))] } }
             """)
+        _ = try startNginx(tlsPort: tlsPort, httpPort: httpPort)
         try startDaemon(config: config, feedPort: feedPort)
         let browser = try openBrowser()
         _ = try browser.step(["navigate": "http://127.0.0.1:\(feedPort)/"])

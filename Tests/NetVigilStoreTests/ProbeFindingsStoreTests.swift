@@ -99,8 +99,8 @@ final class ProbeFindingsStoreTests: XCTestCase {
         XCTAssertEqual(Store.timingPhases, ["resolve", "connect", "proxy", "tls", "revocation", "processing", "transfer", "total"])
     }
 
-    /// A schema-v2 database with one result, as netvigil wrote it before findings and the new phases were kept.
-    private func makeVersion2Database(at path: String) throws {
+    /// A schema-v2 database with one result, as netvigil wrote it before findings and the new phases were kept; its path.
+    private func makeVersion2Database(at path: String) throws -> String {
         let queue = try DatabaseQueue(path: path)
         try StoreSchema.migrator.migrate(queue, upTo: "v2")
         try queue.write { db in
@@ -109,15 +109,14 @@ final class ProbeFindingsStoreTests: XCTestCase {
                 VALUES (\(Fixtures.base.milliseconds), 'old', 'ok', 1.0, 2.0, 4.0, 'trusted')
                 """)
         }
+        return path
     }
 
     func testVersion2DatabaseGainsTheColumnsAndItsRowsExportWithNulls() async throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("v2.sqlite")
-        try makeVersion2Database(at: path)
-        let store = try Store.open(path: path)
-        let migrations = try store.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(migrations, ["v1", "v2", "v3"])
+        let store = try Store.open(path: try makeVersion2Database(at: directory.path("v2.sqlite")))
+        XCTAssertEqual(try store.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") },
+                       ["v1", "v2", "v3"])
         try await store.write(WriteBatch(probes: [Self.probe(5, findings: [Self.finding])]))
 
         let (text, probes) = try exportedProbes(store)
