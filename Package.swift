@@ -75,6 +75,7 @@ let package = Package(
                 "NetVigilAgent",
                 "NetVigilConcurrency",
                 "NetVigilHTTP",
+                "NetVigilProbeModel",
                 "NetVigilReachability",
                 "NetVigilStore",
                 "NetVigilSystem",
@@ -192,7 +193,7 @@ let package = Package(
         ),
         .testTarget(name: "NetVigilSystemTests", dependencies: ["NetVigilSystem"]),
         .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]),
-        .testTarget(name: "NetVigilTrustTests", dependencies: ["NetVigilTrust", "NetVigilTestSupport"]),
+        .testTarget(name: "NetVigilTrustTests", dependencies: ["NetVigilTrust", "NetVigilProbeModel", "NetVigilTestSupport"]),
         .testTarget(
             name: "NetVigilAgentTests",
             dependencies: ["NetVigilAgent", "NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]

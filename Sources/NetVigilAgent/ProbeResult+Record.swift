@@ -18,7 +18,8 @@ extension ProbeResult {
             tlsVersion: tls?.version, tlsCipher: tls?.cipher, alpn: tls?.alpn, trustVerdict: trustVerdict,
             pinVerdict: pinVerdict, reachabilityStatus: reachabilityStatus, resolvedAddress: resolvedAddress,
             redirectCount: redirects.count, servedChain: servedChain.map(\.record),
-            validatedChain: validatedChain.map(\.record), detailsJSON: detailsJSON)
+            validatedChain: validatedChain.map(\.record), findings: trustVerdict == nil ? nil : findings,
+            detailsJSON: detailsJSON)
         record.interface = interface
         record.interfaceKind = interfaceKind
         return record.exceedsBounds ? record.bounded : record

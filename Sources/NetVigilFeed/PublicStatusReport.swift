@@ -1,13 +1,16 @@
 import NetVigilAgent
+import NetVigilProbeModel
 import NetVigilStore
 
 /// The body of `GET /v1/public/status` (public mode): what the status page shows, without anything an outsider
 /// should not read.
 ///
-/// Kept: names, status, uptime, timings, verdicts, days left on the chain, alert kinds, the 24 h buckets.
+/// Kept: names, status, uptime, timings, verdicts, days left on the chain, alert kinds, findings' codes, severities
+/// and certificate indexes, the 24 h buckets.
 /// Dropped: URL credentials, query and fragment (the URL is the `endpoint`), labels, error messages (they can carry
-/// server text), resolved addresses (per-address rows are numbered `address 1`, `address 2`, ... instead, without
-/// their served pin), the untrusted verdict's reason, alert messages, the store, reachability
+/// server text), findings' messages (they quote the certificates), resolved addresses (per-address rows are numbered
+/// `address 1`, `address 2`, ... instead, without their served pin or interface name), the untrusted verdict's reason,
+/// alert messages, the store, reachability
 /// (interfaces, gateways, addresses) and the captive-portal check. No certificates, no headers.
 struct PublicStatusReport: Encodable, Sendable {
     var version: String
@@ -47,6 +50,7 @@ struct PublicStatusReport: Encodable, Sendable {
             last.errorMessage = nil
             last.resolvedAddress = nil
             if let verdict = last.trustVerdict, verdict != "trusted" { last.trustVerdict = "untrusted" }
+            last.findings = last.findings?.map { TrustFinding(code: $0.code, certificate: $0.certificate, message: "", severity: $0.severity) }
             copy.lastResult = last
         }
         copy.addresses = snapshot.addresses.map(redacted)
@@ -60,6 +64,7 @@ struct PublicStatusReport: Encodable, Sendable {
             copy.address = "address \(index + 1)"
             copy.errorMessage = nil
             copy.servedPin = nil
+            copy.interface = nil
             if let verdict = row.trustVerdict, verdict != "trusted" { copy.trustVerdict = "untrusted" }
             return copy
         }

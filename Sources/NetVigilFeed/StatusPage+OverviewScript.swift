@@ -40,6 +40,16 @@ extension StatusPage {
             return el("div", {}, el("dt", {}, label), el("dd", {}, ...value));
           }
 
+          // The served chain's Baseline Requirements findings as a count, their codes in the title (public mode has
+          // codes only); none, no badge.
+          function findingsBadge(last) {
+            const findings = last && Array.isArray(last.findings) ? last.findings : [];
+            if (!findings.length) return null;
+            return el("span", {class: "badge warn findings", "data-count": findings.length,
+                               title: findings.map((f) => "[" + f.certificate + "] " + f.code).join("\n")},
+                      plural(findings.length, "finding"));
+          }
+
           function targetCard(target, series) {
             const last = target.last_result || null;
             const timings = (last && last.timings) || {};
@@ -82,7 +92,8 @@ extension StatusPage {
                    " ", el("span", {class: "http-version", title: last && last.http_version ? last.http_version : null},
                            last && last.http_version === "HTTP/2" ? "h2 " : ""),
                    el("span", {class: "tls-version"}, last && last.tls_version ? last.tls_version : "")),
-              fact("trust", last && last.trust_verdict ? badge(last.trust_verdict, trustTone(last.trust_verdict)) : dash),
+              fact("trust", last && last.trust_verdict ? badge(last.trust_verdict, trustTone(last.trust_verdict)) : dash,
+                   findingsBadge(last)),
               fact("pin", el("span", {class: "pin"}, last && last.pin_verdict ? badge(last.pin_verdict, pinTone[last.pin_verdict]) : dash)),
               fact("certificate", el("span", {class: "cert-days " + daysTone(days),
                    title: last && last.certificate_expiry ? "expires " + last.certificate_expiry : null}, daysText(days)))));

@@ -5,7 +5,8 @@ extension TargetPage {
           const NAME = decodeURIComponent(location.pathname.slice(location.pathname.lastIndexOf("/") + 1));
           const BASE = "../v1/targets/" + encodeURIComponent(NAME);
           const RANGES = {"24h": "30m", "7d": "4h"};
-          const PHASES = [["resolve", "#8250df"], ["connect", "#0969da"], ["tls", "#bf8700"], ["processing", "#1a7f37"], ["transfer", "#cf222e"]];
+          const PHASES = [["resolve", "#8250df"], ["connect", "#0969da"], ["proxy", "#57606a"], ["tls", "#bf8700"],
+                          ["revocation", "#e16f24"], ["processing", "#1a7f37"], ["transfer", "#cf222e"]];
           let range = "24h", data = null;
           byId("home").setAttribute("href", "../");
           byId("target-name").textContent = NAME;
@@ -25,7 +26,7 @@ extension TargetPage {
                 getJSON(fetch("../v1/history?kind=alerts&since=-7d&limit=1000&target=" + encodeURIComponent(NAME), options()))]);
               data = {target, uptime, timings, alerts};
             },
-            render() { renderHead(); renderAddresses(); renderCharts(); renderChain(); renderPinMatch(); renderAlerts(); renderResults(); },
+            render() { renderHead(); renderAddresses(); renderCharts(); renderChain(); renderPinMatch(); renderFindings(); renderAlerts(); renderResults(); },
           };
 
           function renderHead() {
@@ -116,6 +117,7 @@ extension TargetPage {
             }));
           }
 
+        \#(findingsScript)
           function renderAlerts() {
             const seen = new Set();
             const rows = [];

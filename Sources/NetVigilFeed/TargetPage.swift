@@ -1,7 +1,8 @@
 import Hummingbird
 
 /// The page of one target behind `GET /targets/{name}`: phase chart over 24 h or 7 d, uptime bar, the served chain
-/// with the pins it matched, per-address rows, the last 50 results and the alert history.
+/// with the pins it matched, its findings (`TargetPage+Findings.swift`), per-address rows, the last 50 results and
+/// the alert history.
 ///
 /// Like the overview it carries no data (its script reads `v1/targets/{name}` and the series routes with the token
 /// the user typed in), shares the overview's style, helpers and connection code, and gets a fresh CSP nonce per
@@ -53,6 +54,7 @@ enum TargetPage {
             <thead><tr><th>#</th><th>subject</th><th class="wide">issuer</th><th>pin (SPKI SHA-256)</th><th class="num">not after</th></tr></thead>
             <tbody></tbody>
           </table></div>
+        \#(findingsMarkup)
           <h2>Alert history (7 days)</h2>
           <div class="scroll"><table id="alerts">
             <thead><tr><th>time</th><th>alert</th><th>state</th><th class="wide">message</th></tr></thead>

@@ -2,8 +2,8 @@ import Foundation
 import NIOCore
 import NetVigilTrust
 
-/// Downloads CRLs from distribution points and asks OCSP responders (HTTP POST of an OCSPRequest, answers up to
-/// `maximumOCSPBytes`) with netvigil's own request stack. CRLs: plain HTTP GET, at most
+/// Downloads CRLs from distribution points and asks OCSP responders (HTTP GET or POST of an OCSPRequest, see
+/// `CRLFetcher+OCSP.swift`; answers up to `maximumOCSPBytes`) with netvigil's own request stack. CRLs: plain HTTP GET, at most
 /// `CertificateRevocationList.maximumBytes` (a bigger CRL is refused by its Content-Length or while it streams, so
 /// memory stays bounded), within the time given. Good downloads go into the cache, failures are remembered there.
 struct CRLFetcher: Sendable {
@@ -44,21 +44,11 @@ struct CRLFetcher: Sendable {
             let left = seconds - Date().timeIntervalSince(start)
             configuration.timeout = max(left, 0.001)
             configuration.maxBodyBytes = Self.maximumOCSPBytes
-            let outcome = await ask(query, configuration: configuration)
+            let outcome = await ask(query, configuration: configuration, deadline: start.addingTimeInterval(seconds))
             downloads[query.key] = outcome
             if case .failed(let why) = outcome { cache.rememberFailure(why, for: query.key, at: Date()) }
         }
         return downloads
-    }
-
-    private func ask(_ query: OCSPQuery, configuration: ProbeConfiguration) async -> CRLDownload {
-        guard let url = URL(string: query.url) else { return .failed("not a URL") }
-        let request = ProbeRequest(method: .POST, url: url, headers: [("Content-Type", "application/ocsp-request")],
-                                   body: [UInt8](query.request))
-        let (result, response) = await prober.fetch(request, configuration: configuration)
-        if let error = result.error { return .failed("request failed: \(error.message)") }
-        guard let response else { return .failed("no response") }
-        return .ocspResponse(Data(response.body))
     }
 
     private func download(_ text: String, configuration: ProbeConfiguration) async -> CRLDownload {

@@ -1,5 +1,6 @@
 /// Phase durations of one probe in milliseconds (µs precision), summed over redirect hops; nil when a phase did not
-/// run. The request stack measures them, the store keeps them (`*_ms` columns), every JSON form shows them.
+/// run. The request stack measures them, the store keeps them (`*_ms` columns; `starttls` in the row's details),
+/// every JSON form shows them.
 ///
 /// `Codable` as synthesized (a phase that did not run has no key): the `/v1/status` form. The export and
 /// `netvigil probe --json` write every phase, null when it did not run.
@@ -20,8 +21,9 @@ public struct PhaseTimings: Sendable, Equatable, Codable {
 
     public init(resolve: Double? = nil, connect: Double? = nil, tls: Double? = nil,
                 processing: Double? = nil, transfer: Double? = nil, total: Double? = nil, proxy: Double? = nil,
-                starttls: Double? = nil) {
+                starttls: Double? = nil, revocation: Double? = nil) {
         self.proxy = proxy
+        self.revocation = revocation
         self.resolve = resolve
         self.connect = connect
         self.tls = tls

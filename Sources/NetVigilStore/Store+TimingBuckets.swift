@@ -12,7 +12,7 @@ extension Store {
         public var start: Timestamp
         /// Successful probes in the bucket.
         public var count: Int
-        /// By phase name: `resolve`, `connect`, `tls`, `processing`, `transfer`, `total`.
+        /// By phase name: `resolve`, `connect`, `proxy`, `tls`, `revocation`, `processing`, `transfer`, `total`.
         public var phases: [String: PhaseStatistic]
 
         public init(start: Timestamp, count: Int = 0, phases: [String: PhaseStatistic] = [:]) {
@@ -23,7 +23,7 @@ extension Store {
     }
 
     /// The phases a timing bucket reports, in request order, with their columns.
-    public static let timingPhases = ["resolve", "connect", "tls", "processing", "transfer", "total"]
+    public static let timingPhases = ["resolve", "connect", "proxy", "tls", "revocation", "processing", "transfer", "total"]
 
     /// Per-bucket average and maximum of each phase of `target`'s successful probes, every bucket present.
     public func timingBuckets(target: String, window: BucketWindow) async throws -> [TimingBucket] {

@@ -3,7 +3,8 @@ import GRDB
 /// The database schema, as GRDB migrations. Designed for the whole product; later features fill the columns.
 ///
 /// Text a server controls is bounded before it is stored (`ProbeRecord.Bounds`): `url` ≤ 2,048 bytes,
-/// `error_message` ≤ 1,024, `content_type`/`http_version`/`tls_cipher`/`alpn` ≤ 256, `details` ≤ 4,096.
+/// `error_message` ≤ 1,024, `content_type`/`http_version`/`tls_cipher`/`alpn` ≤ 256, `details` ≤ 4,096, `findings`
+/// ≤ 16 with messages ≤ 512.
 enum StoreSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -124,6 +125,15 @@ enum StoreSchema {
             try db.execute(sql: """
                 ALTER TABLE probe_results ADD COLUMN interface TEXT;
                 ALTER TABLE probe_results ADD COLUMN interface_kind TEXT;
+                """)
+        }
+        // v4: the `proxy` and `revocation` phases (issues #18, #20) and the served chain's Baseline Requirements
+        // findings (a JSON array; NULL for results without a trust verdict and for rows stored before v4).
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: """
+                ALTER TABLE probe_results ADD COLUMN proxy_ms REAL;
+                ALTER TABLE probe_results ADD COLUMN revocation_ms REAL;
+                ALTER TABLE probe_results ADD COLUMN findings TEXT;
                 """)
         }
         return migrator

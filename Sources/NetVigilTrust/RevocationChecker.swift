@@ -11,7 +11,8 @@ public enum CRLDownload: Sendable {
     case failed(String)
 }
 
-/// An OCSP request to POST to a certificate's AIA responder; its answer goes into downloads under `key`.
+/// An OCSP request for a certificate's AIA responder (sent by GET or POST, RFC 6960 A.1); its answer goes into downloads
+/// under `key`.
 public struct OCSPQuery: Sendable, Hashable {
     public let url: String
     /// The DER OCSPRequest (no nonce, so answers can be cached).

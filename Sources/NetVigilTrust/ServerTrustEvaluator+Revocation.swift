@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilProbeModel
 
 /// A trust evaluation with revocation applied, and the distribution points still to download.
 public struct RevocationOutcome: Sendable {

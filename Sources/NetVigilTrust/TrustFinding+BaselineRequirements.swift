@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import NetVigilProbeModel
 
 extension TrustFinding {
     /// The Baseline Requirements checks netvigil runs on a served chain (leaf first; the anchor is not served).

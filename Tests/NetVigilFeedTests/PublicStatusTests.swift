@@ -37,7 +37,9 @@ final class PublicStatusTests: XCTestCase {
         states.record(ProbeRecord(time: .now(), target: "api", url: Self.url, outcome: .failed, errorKind: .trust,
                                   errorMessage: "server said: Set-Cookie: session=s3cr3t-cookie",
                                   trustVerdict: .untrusted(reason: "s3cr3t-subject not trusted"), pinVerdict: .mismatch,
-                                  resolvedAddress: "10.1.2.3", servedChain: chain))
+                                  resolvedAddress: "10.1.2.3", servedChain: chain,
+                                  findings: [TrustFinding(code: "w_sub_cert_cn_not_in_san", certificate: 0,
+                                                          message: "the CN s3cr3t-host.internal is not one of the SANs")]))
         let app = buildApplication(
             configuration: FeedConfiguration(listen: ListenAddress(host: "127.0.0.1", port: 0), token: token.map(Secret.init),
                                              publicStatus: publicStatus),
@@ -99,6 +101,10 @@ final class PublicStatusTests: XCTestCase {
                 XCTAssertEqual(last["pin_verdict"] as? String, "mismatch")
                 XCTAssertEqual(last["trust_verdict"] as? String, "untrusted")
                 XCTAssertEqual(last["certificate_days_left"] as? Int, 20)
+                let findings = try XCTUnwrap(last["findings"] as? [[String: Any]])
+                XCTAssertEqual(findings.first?["code"] as? String, "w_sub_cert_cn_not_in_san", "codes are public")
+                XCTAssertEqual(findings.first?["certificate"] as? Int, 0)
+                XCTAssertEqual(findings.first?["message"] as? String, "", "messages quote the certificate: not public")
                 XCTAssertEqual(((body["overview"] as? [String: Any])?["targets"] as? [[String: Any]])?.count, 1)
             }
         }

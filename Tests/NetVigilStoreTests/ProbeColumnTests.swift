@@ -21,11 +21,24 @@ final class ProbeColumnTests: XCTestCase {
         for spec in ProbeColumn.specs {
             switch (spec.value, record.value(spec.column)) {
             case (.timestamp, .integer), (.integer, .integer), (.milliseconds, .milliseconds), (.text, .text),
-                 (.object, .text), (.chain, .chain):
+                 (.object, .text), (.array, .text), (.chain, .chain):
                 continue
             default:
                 XCTFail("\(spec.column): record value does not match the column's kind")
             }
         }
+    }
+
+    func testJSONOrderIsEveryColumnOnceWithEachGroupTogether() {
+        XCTAssertEqual(ProbeColumn.jsonSpecs.map(\.column).sorted { $0.rawValue < $1.rawValue }, ProbeColumn.allCases)
+        var closed = Set<String>()
+        var open: ProbeColumn.Group?
+        for spec in ProbeColumn.jsonSpecs where spec.group != open {
+            if let open { closed.insert(open.key.description) }
+            if let group = spec.group { XCTAssertFalse(closed.contains(group.key.description), "\(group.key) is split") }
+            open = spec.group
+        }
+        XCTAssertEqual(ProbeColumn.jsonSpecs.filter { $0.group == .timings }.map(\.key.description),
+                       ["resolve", "connect", "proxy", "tls", "revocation", "processing", "transfer", "total"])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilProbeModel
 import XCTest
 @testable import NetVigilTrust
 

@@ -14,7 +14,8 @@ import Synchronization
 /// - A skipped probe (host `NotReachable`) sets `netvigil_probe_skipped` to 1, counts `outcome="skipped"` and leaves
 ///   every other series at the last probe's values, so an offline machine neither fails nor alerts.
 /// - `netvigil_probe_duration_seconds` has all six phases after every probe that ran, 0 for a phase that did not
-///   run; `netvigil_probe_http_status_code` and `netvigil_probe_http_version` are 0 without a response (all as
+///   run; `starttls`, `proxy` and `revocation` only after a probe that had that phase (`revocation`: it downloaded
+///   CRLs or OCSP answers the caches did not hold, so a warm cache has no series: use `max_over_time`); `netvigil_probe_http_status_code` and `netvigil_probe_http_version` are 0 without a response (all as
 ///   blackbox_exporter does).
 /// - `netvigil_tls_trusted`, `netvigil_tls_pin_match` and `netvigil_tls_earliest_cert_expiry_timestamp_seconds`
 ///   are removed when the last probe produced no such value (plain HTTP, or failed before the handshake).
@@ -115,6 +116,10 @@ public final class AgentMetrics: Sendable {
             }
             // Only STARTTLS-style targets (smtp://, ldap://, postgres://, ...) have this phase.
             setOrRemoveGauge(Name.probeDuration, [targetLabel, ("phase", "starttls")], timings.starttls.map { $0 / 1_000 })
+            // Only proxied targets (connect to the proxy and, for a tunnel, its CONNECT answer).
+            setOrRemoveGauge(Name.probeDuration, [targetLabel, ("phase", "proxy")], timings.proxy.map { $0 / 1_000 })
+            // Only probes that downloaded revocation data (CRLs, OCSP answers) the caches did not hold.
+            setOrRemoveGauge(Name.probeDuration, [targetLabel, ("phase", "revocation")], timings.revocation.map { $0 / 1_000 })
             setGauge(Name.probeHTTPStatusCode, [targetLabel], Double(record.httpStatus ?? 0))
             setGauge(Name.probeHTTPVersion, [targetLabel], Self.httpVersionValue(record.httpVersion))
             setOrRemoveGauge(Name.tlsTrusted, [targetLabel], Self.trustedValue(record.trustVerdict))

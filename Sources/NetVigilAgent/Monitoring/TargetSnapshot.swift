@@ -38,6 +38,8 @@ public struct TargetSnapshot: Sendable, Codable, Equatable {
         public var certificateExpiry: Timestamp?
         /// Whole days from the result to `certificateExpiry` (negative when expired).
         public var certificateDaysLeft: Int?
+        /// Baseline Requirements findings of the served chain (warnings); absent without a trust verdict.
+        public var findings: [TrustFinding]?
 
         enum CodingKeys: String, CodingKey {
             case time, outcome, timings
@@ -46,6 +48,7 @@ public struct TargetSnapshot: Sendable, Codable, Equatable {
             case tlsVersion = "tls_version", trustVerdict = "trust_verdict", pinVerdict = "pin_verdict"
             case reachabilityStatus = "reachability_status", resolvedAddress = "resolved_address"
             case certificateExpiry = "certificate_expiry", certificateDaysLeft = "certificate_days_left"
+            case findings
         }
     }
 
@@ -89,6 +92,7 @@ extension TargetSnapshot.LastResult {
         reachabilityStatus = record.reachabilityStatus
         resolvedAddress = record.resolvedAddress
         (certificateExpiry, certificateDaysLeft) = TargetSnapshot.certificateExpiry(of: record)
+        findings = record.findings
     }
 }
 

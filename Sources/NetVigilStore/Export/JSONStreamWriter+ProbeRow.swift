@@ -1,5 +1,5 @@
 extension JSONStreamWriter {
-    /// Writes a probe row's fields, without braces, in `ProbeColumn` order: the columns of a `ProbeColumn.Group`
+    /// Writes a probe row's fields, without braces, in `ProbeColumn.jsonSpecs` order: the columns of a `ProbeColumn.Group`
     /// become one nested object (`null` when its lead column is NULL). `leadingComma` when fields come before
     /// (the export's `id`).
     ///
@@ -10,7 +10,7 @@ extension JSONStreamWriter {
         var open: ProbeColumn.Group?
         var openIsNull = false
         var firstInGroup = false
-        for spec in ProbeColumn.specs {
+        for spec in ProbeColumn.jsonSpecs {
             if spec.group != open {
                 if open != nil, !openIsNull { raw("}") }
                 open = spec.group
@@ -45,6 +45,7 @@ extension JSONStreamWriter {
             case .milliseconds: milliseconds(row.milliseconds(column))
             case .chain: try row.writeChain(column, to: &self)
             case .object: row.writeObject(column, to: &self)
+            case .array: row.writeArray(column, to: &self)
             }
         }
         if open != nil, !openIsNull { raw("}") }

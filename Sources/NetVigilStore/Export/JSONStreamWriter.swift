@@ -196,6 +196,13 @@ struct JSONStreamWriter {
         rawBytes(text.utf8)
     }
 
+    /// A stored JSON array text as itself; null when it is NULL or not an array.
+    mutating func array(text: String?) {
+        guard let text, let data = text.data(using: .utf8),
+              (try? JSONSerialization.jsonObject(with: data)) is [Any] else { return null() }
+        rawBytes(text.utf8)
+    }
+
     mutating func stringArray(_ values: [String]) {
         buffer.append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {

@@ -45,6 +45,12 @@ extension ProbeRecord: ProbeRowSource {
         if data.contains(0x0A) || data.contains(0x0D) { writer.rawBytes(Self.oneLine(data)) } else { writer.rawBytes(data) }
     }
 
+    /// The array as the store writes it (`findingsJSON`: one line, made here, so not parsed again).
+    func writeArray(_ column: ProbeColumn, to writer: inout JSONStreamWriter) {
+        guard case .text(let text) = value(column), let text else { return writer.null() }
+        writer.rawBytes(text.utf8)
+    }
+
     private static func oneLine(_ data: Data) -> [UInt8] {
         guard let object = try? JSONSerialization.jsonObject(with: data),
               let compact = try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes]) else {

@@ -16,4 +16,6 @@ protocol ProbeRowSource {
     func writeChain(_ column: ProbeColumn, to writer: inout JSONStreamWriter) throws(Failure)
     /// Writes a column holding a JSON object text as that object, or null.
     func writeObject(_ column: ProbeColumn, to writer: inout JSONStreamWriter)
+    /// Writes a column holding a JSON array text as that array, or null.
+    func writeArray(_ column: ProbeColumn, to writer: inout JSONStreamWriter)
 }

@@ -27,4 +27,8 @@ struct StoredProbeRow: ProbeRowSource {
     func writeObject(_ column: ProbeColumn, to writer: inout JSONStreamWriter) {
         writer.object(text: row.string(column.selectIndex))
     }
+
+    func writeArray(_ column: ProbeColumn, to writer: inout JSONStreamWriter) {
+        writer.array(text: row.string(column.selectIndex))
+    }
 }

@@ -1,12 +1,14 @@
-/// The columns of `probe_results` after `id`, in table order, which is also the order of a probe row's fields in
-/// every JSON form. The INSERT (its column list and bind indexes), the export's SELECT and the JSON row writer
-/// (`JSONStreamWriter.probeRow`) all derive from this one list; `StoreSchema` creates the table it describes.
+/// The columns of `probe_results` after `id`, in table order. The INSERT (its column list and bind indexes), the
+/// export's SELECT and the JSON row writer (`JSONStreamWriter.probeRow`, in `jsonSpecs` order) all derive from this
+/// one list; `StoreSchema` creates the table it describes.
 enum ProbeColumn: Int, CaseIterable {
     case time, target, url, outcome, errorKind, errorMessage, httpStatus, httpVersion, contentType, contentLength
     case resolve, connect, tls, processing, transfer, total, tlsVersion, tlsCipher, alpn, trustVerdict, pinVerdict
     case reachabilityStatus, resolvedAddress, redirectCount, servedChain, validatedChain, details
-    /// Added by schema v3 (so after `details` in the table).
+    /// Added by migration v3 (so after `details` in the table).
     case interface, interfaceKind
+    // Added by migration v4 (at the table's end; `jsonSpecs` puts them where they belong in a row).
+    case proxy, revocation, findings
 
     /// How a column's value is stored and written as JSON.
     enum Value {
@@ -22,6 +24,8 @@ enum ProbeColumn: Int, CaseIterable {
         case chain
         /// TEXT holding a JSON object; the object itself.
         case object
+        /// TEXT holding a JSON array; the array itself.
+        case array
     }
 
     /// An object a row's JSON nests some columns in.
@@ -93,7 +97,23 @@ enum ProbeColumn: Int, CaseIterable {
         Spec(column: .details, name: "details", value: .object, key: "details", group: nil),
         Spec(column: .interface, name: "interface", value: .text, key: "interface", group: nil),
         Spec(column: .interfaceKind, name: "interface_kind", value: .text, key: "interface_kind", group: nil),
+        Spec(column: .proxy, name: "proxy_ms", value: .milliseconds, key: "proxy", group: .timings),
+        Spec(column: .revocation, name: "revocation_ms", value: .milliseconds, key: "revocation", group: .timings),
+        Spec(column: .findings, name: "findings", value: .array, key: "findings", group: nil),
     ]
+
+    /// The columns in the order of a probe row's JSON fields (a group's columns together): `specs` with the later
+    /// migrations' columns moved to their places (`proxy` after `connect`, `revocation` after `tls`, `findings`
+    /// before `details`, as `netvigil probe --json` writes them).
+    static let jsonSpecs: [Spec] = {
+        let order: [ProbeColumn] = [
+            .time, .target, .url, .outcome, .errorKind, .errorMessage, .httpStatus, .httpVersion, .contentType,
+            .contentLength, .resolve, .connect, .proxy, .tls, .revocation, .processing, .transfer, .total, .tlsVersion,
+            .tlsCipher, .alpn, .trustVerdict, .pinVerdict, .reachabilityStatus, .resolvedAddress, .redirectCount,
+            .servedChain, .validatedChain, .findings, .details, .interface, .interfaceKind,
+        ]
+        return order.map { specs[$0.rawValue] }
+    }()
 
     /// The 1-based bind index of this column in a row whose first parameter is at `offset + 1`.
     func bindIndex(offset: CInt) -> CInt { offset + CInt(rawValue) + 1 }

@@ -11,6 +11,10 @@ extension ProbeRecord {
         public static let detailsBytes = 4_096
         /// Each string inside an over-long `details` object.
         public static let detailsStringBytes = 512
+        /// Findings kept of one result (the first ones: leaf first).
+        public static let findings = 16
+        /// Each finding's message in UTF-8 bytes (it may quote names from the certificate).
+        public static let findingMessageBytes = 512
         /// Server-chosen short texts: `content_type`, `http_version`, TLS cipher and ALPN.
         public static let shortTextBytes = 256
         /// Appended to a cut string (counted in its bound).
@@ -19,7 +23,7 @@ extension ProbeRecord {
 
     /// This result with every text within `Bounds`: strings cut on a UTF-8 boundary with `Bounds.marker`; an
     /// over-long `details` object keeps its keys with shortened strings, drops trailing array items as needed and
-    /// gains `"truncated": true` (or becomes `{"truncated":true}` alone).
+    /// gains `"truncated": true` (or becomes `{"truncated":true}` alone); findings past `Bounds.findings` are dropped.
     public var bounded: ProbeRecord {
         var record = self
         record.url = Self.bounded(url, Bounds.urlBytes)
@@ -29,6 +33,7 @@ extension ProbeRecord {
         record.tlsCipher = Self.bounded(tlsCipher, Bounds.shortTextBytes)
         record.alpn = Self.bounded(alpn, Bounds.shortTextBytes)
         record.detailsJSON = Self.boundedDetails(detailsJSON)
+        record.findings = Self.boundedFindings(findings)
         return record
     }
 
@@ -37,6 +42,7 @@ extension ProbeRecord {
         (url?.utf8.count ?? 0) > Bounds.urlBytes || (errorMessage?.utf8.count ?? 0) > Bounds.messageBytes
             || (detailsJSON?.utf8.count ?? 0) > Bounds.detailsBytes
             || [contentType, httpVersion, tlsCipher, alpn].contains { ($0?.utf8.count ?? 0) > Bounds.shortTextBytes }
+            || findingsExceedBounds
     }
 
     /// `text` cut to at most `limit` UTF-8 bytes including the marker, never inside a character's bytes.

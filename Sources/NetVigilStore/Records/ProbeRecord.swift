@@ -40,6 +40,9 @@ public struct ProbeRecord: Sendable, Equatable, Codable {
     public var servedChain: [CertificateRecord]
     /// The chain as validated, leaf → anchor.
     public var validatedChain: [CertificateRecord]
+    /// Baseline Requirements findings of the served chain (warnings; the verdict is unchanged); nil without a trust
+    /// verdict (no TLS, or the probe failed before the chain was judged), empty when the chain has none.
+    public var findings: [TrustFinding]?
     /// Extra detail as a JSON object text (expectation failures, redirect hops, ...).
     public var detailsJSON: String?
     /// The interface of the result's network path (`source:` targets); nil over the kernel's default route.
@@ -54,7 +57,7 @@ public struct ProbeRecord: Sendable, Equatable, Codable {
                 alpn: String? = nil, trustVerdict: TrustSummary? = nil, pinVerdict: PinVerdict? = nil,
                 reachabilityStatus: String? = nil, resolvedAddress: String? = nil, redirectCount: Int = 0,
                 servedChain: [CertificateRecord] = [], validatedChain: [CertificateRecord] = [],
-                detailsJSON: String? = nil) {
+                findings: [TrustFinding]? = nil, detailsJSON: String? = nil) {
         self.time = time
         self.target = target
         self.url = url
@@ -76,6 +79,7 @@ public struct ProbeRecord: Sendable, Equatable, Codable {
         self.redirectCount = redirectCount
         self.servedChain = servedChain
         self.validatedChain = validatedChain
+        self.findings = findings
         self.detailsJSON = detailsJSON
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Something a served certificate does that the CA/Browser Forum Baseline Requirements forbid but clients accept:
 /// reported, never a reason to distrust. `code` names the rule as zlint does.
 public struct TrustFinding: Sendable, Hashable, Codable, CustomStringConvertible {
