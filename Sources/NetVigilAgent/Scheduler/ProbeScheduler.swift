@@ -6,7 +6,9 @@ import Synchronization
 
 /// Runs every target on its own interval.
 ///
-/// - Starts are spread: each target's first tick is a random offset within `min(interval, 10 s)`.
+/// - Starts are spread: each target's first tick falls at a fixed place (a hash of its name, on the wall clock) in
+///   `min(interval, max(10 s, targets / 100 per s))`, so short lists probe soon after start and long lists never
+///   start more than 100 probes per second (see ``spreadWindow(interval:targets:maximumSpread:maximumStartRate:)``).
 /// - At most `concurrency` probes run at once (FIFO); one target is never probed twice at the same time.
 /// - A tick that comes while the target's previous probe still runs is skipped, not queued.
 /// - When a target's host becomes reachable again after a skipped probe, it is probed at once.
@@ -75,17 +77,20 @@ public final class ProbeScheduler: Service, Sendable {
     /// Wakes `run`'s loop when runners are pending or the scheduler shuts down.
     private let loopWaker = Waker()
     private let maximumSpread: Duration
+    private let maximumStartRate: Double
 
     /// - Parameters:
     ///   - targets: the initial targets.
     ///   - concurrency: probes running at once across all targets.
-    ///   - maximumSpread: first ticks are spread over `min(interval, maximumSpread)`.
+    ///   - maximumSpread: first ticks are spread over at least `min(interval, maximumSpread)`.
+    ///   - maximumStartRate: first ticks per second the spread is widened (up to the interval) to stay under.
     public init(targets: [ProbeTarget], concurrency: Int, pipeline: ProbePipeline, logger: Logger,
-                maximumSpread: Duration = .seconds(10)) {
+                maximumSpread: Duration = .seconds(10), maximumStartRate: Double = 100) {
         self.pipeline = pipeline
         self.semaphore = AsyncSemaphore(value: max(1, concurrency))
         self.logger = logger
         self.maximumSpread = maximumSpread
+        self.maximumStartRate = maximumStartRate
         pipeline.states.configure(targets)
         state.withLock { state in
             for target in targets {
@@ -158,6 +163,14 @@ public final class ProbeScheduler: Service, Sendable {
         return (added.sorted(), changed.sorted(), removed.sorted())
     }
 
+    /// How long the first round of probes takes to start: the spread window of the longest interval.
+    public var firstRoundSpread: Duration {
+        let (count, longest) = state.withLock { ($0.runners.count, $0.runners.values.map(\.target.interval).max()) }
+        guard let longest else { return .zero }
+        return Self.spreadWindow(interval: longest, targets: count, maximumSpread: maximumSpread,
+                                 maximumStartRate: maximumStartRate)
+    }
+
     /// The shortest probe interval among the scheduled targets; nil without targets.
     public var shortestInterval: Duration? {
         state.withLock { $0.runners.values.map(\.target.interval).min() }
@@ -220,9 +233,7 @@ public final class ProbeScheduler: Service, Sendable {
         // Never two probes of one target: a replaced runner finishes its probe before this one starts.
         if let predecessor = runner.predecessor { await predecessor.waitUntilFinished() }
         let interval = runner.target.interval
-        let spread = min(interval, maximumSpread)
-        let spreadNanoseconds = max(1, spread.inNanoseconds)
-        var next = ContinuousClock.now + .nanoseconds(Int64.random(in: 0..<spreadNanoseconds))
+        var next = firstTick(runner)
         while !runner.isStopped {
             runner.phase.withLock { $0 = .due(next) }
             let woken = await runner.waker.sleep(until: next)
@@ -287,6 +298,21 @@ public final class ProbeScheduler: Service, Sendable {
         }
         previous?.cancel()
         if state.withLock({ $0.shutdown }) { task.cancel() }
+    }
+
+    /// A changed target with the same interval takes over its predecessor's next tick (a reload drops none);
+    /// any other starts at its place in the spread window.
+    private func firstTick(_ runner: Runner) -> ContinuousClock.Instant {
+        let interval = runner.target.interval
+        if let predecessor = runner.predecessor, predecessor.target.interval == interval,
+           case .due(let tick) = predecessor.phase.withLock({ $0 }) {
+            return tick
+        }
+        let count = state.withLock { $0.runners.count }
+        let window = Self.spreadWindow(interval: interval, targets: count, maximumSpread: maximumSpread,
+                                       maximumStartRate: maximumStartRate)
+        return .now + Self.firstTickDelay(name: runner.target.name, window: window,
+                                          wallClockNanoseconds: Self.wallClockNanoseconds())
     }
 
     private static func whole(_ duration: Duration) -> Int64 { duration.components.seconds }

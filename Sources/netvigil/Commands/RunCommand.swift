@@ -152,8 +152,9 @@ struct RunCommand: AsyncParsableCommand {
                 let health = writer.health
                 return "\(health.queuedRows) rows not stored (\(writer.queuedAlerts.count) of them alert rows)"
             }
-            // Once the first round of probes has run (first ticks are spread over at most 10 s), start-up's pages go.
-            MemoryRelease.afterStartup(delay: .seconds(15))
+            // Once the first round of probes has run (10 s of spread for short lists, up to the interval for long
+            // ones), start-up's pages go.
+            MemoryRelease.afterStartup(delay: max(scheduler.firstRoundSpread, .seconds(10)) + .seconds(5))
             do {
                 try await group.run()
             } catch {

@@ -109,4 +109,20 @@ final class ProbeSchedulerTests: XCTestCase {
         XCTAssertEqual(states.names, ["keep", "new"])
         XCTAssertGreaterThan(states.snapshot("keep")?.uptime.lastHour ?? 0, 0, "kept targets keep their state")
     }
+
+    func testAReloadedTargetWithTheSameIntervalKeepsItsNextTick() async throws {
+        let scheduler = makeScheduler(try targets([("phase", "2s", 0)]), concurrency: 4)
+        let task = Task { try await scheduler.run() }
+        try await Task.sleep(for: .milliseconds(500))
+        XCTAssertEqual(try server.stats()["phase"]?["requests"], 1, "first tick within the 100 ms spread")
+        // A changed URL restarts the target's runner; its next tick stays where it was (2 s after the first).
+        let change = await scheduler.update(targets: try targets([("phase", "2s", 1)]))
+        XCTAssertEqual(change.changed, ["phase"])
+        try await Task.sleep(for: .milliseconds(800))
+        XCTAssertEqual(try server.stats()["phase"]?["requests"], 1, "a reload neither probes at once nor moves the phase")
+        try await Task.sleep(for: .milliseconds(1_400))
+        scheduler.shutdown()
+        try await task.value
+        XCTAssertEqual(try server.stats()["phase"]?["requests"], 2, "the tick after the reload is not dropped")
+    }
 }
