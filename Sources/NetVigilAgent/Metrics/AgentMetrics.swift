@@ -214,7 +214,6 @@ public final class AgentMetrics: Sendable {
         state.withLock { state in setOrRemoveGauge(name, labels, value, in: &state) }
     }
 
-    /// Removes every gauge whose name and flattened labels (`[name1, value1, ...]`) match.
     /// Records whether `target` has per-address series from now on; returns whether it had them before.
     func swapAddressSeries(of target: String, to present: Bool) -> Bool {
         state.withLock { state in
@@ -224,6 +223,7 @@ public final class AgentMetrics: Sendable {
         }
     }
 
+    /// Removes every gauge whose name and flattened labels (`[name1, value1, ...]`) match.
     func removeGauges(where matches: (String, [String]) -> Bool) {
         state.withLock { state in
             for key in state.gauges.keys where matches(key.name, key.labels) { state.gauges.removeValue(forKey: key)?.destroy() }
