@@ -23,7 +23,7 @@ extension ProbePipeline {
     /// The rows of one path: skipped when the path is NotReachable before the probe, or after a failure that may be
     /// the path going away.
     func probePath(_ target: ProbeTarget, source: ProbeSource, destination: IPAddress?) async -> [ProbeRecord] {
-        let path = Self.networkPath(source)
+        let path = NetworkPath(source)
         let before = await pathReachability(target, path: path, destination: destination)
         if let before, before.evaluation.status == .notReachable {
             return [Self.skipped(target, source: source, path: before)]
@@ -68,14 +68,6 @@ extension ProbePipeline {
         // A source address reaches only its own family (the target resolves only that family).
         if let destination, let isIPv6 = target.sources.first?.isIPv6, (destination.family == .ipv6) != isIPv6 { return nil }
         return destination
-    }
-
-    /// The reachability module's name for a probe source.
-    static func networkPath(_ source: ProbeSource) -> NetworkPath {
-        switch source {
-        case .interface(let name): .interface(name)
-        case .address(let text): IPAddress(text).map(NetworkPath.source) ?? .interface(text)
-        }
     }
 
     /// A skipped row of one path, naming the path and what stops it; `failure`: the error of a probe that ran while
