@@ -104,6 +104,7 @@ final class EveryPathDaemonTests: XCTestCase {
         let oneDown = try pathEntries { $0.last?["status"] as? String == "skipped" }
         XCTAssertEqual(oneDown.map { $0["status"] as? String }, ["up", "skipped"], "\(oneDown)")
         XCTAssertEqual(oneDown.last?["interface"] as? String, "up2")
+        XCTAssertEqual(oneDown.last?["address"] as? String, TwoUplinkNetwork.serverAddress, "the address the path was judged towards")
         let reason = oneDown.last?["error_message"] as? String ?? ""
         XCTAssertTrue(reason.contains("path via up2 is NotReachable (interface up2 is down)"), reason)
 
@@ -128,6 +129,7 @@ final class EveryPathDaemonTests: XCTestCase {
         let entries = try pathEntries { $0.map { $0["status"] as? String } == ["up", "skipped"] }
         XCTAssertEqual(entries.map { $0["status"] as? String }, ["up", "skipped"], "\(entries)")
         XCTAssertEqual(entries.map { $0["interface"] as? String }, ["up1", "up2"])
+        XCTAssertEqual(entries.map { $0["address"] as? String }, [TwoUplinkNetwork.serverAddress, TwoUplinkNetwork.serverAddress])
         let reason = entries.last?["error_message"] as? String ?? ""
         XCTAssertTrue(reason.contains("path via up2 is NotReachable (a captive portal intercepts traffic through up2: expected HTTP 204, got 302)"),
                       reason)

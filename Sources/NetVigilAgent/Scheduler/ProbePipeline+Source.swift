@@ -71,7 +71,8 @@ extension ProbePipeline {
     }
 
     /// A skipped row of one path, naming the path and what stops it; `failure`: the error of a probe that ran while
-    /// the path went away.
+    /// the path went away. Its address is the one the path was judged towards (so "ADDR via IFACE" names the same
+    /// row as the path's probed rows); nil when none is known.
     static func skipped(_ target: ProbeTarget, source: ProbeSource, path: PathEvaluation, failure: ProbeError? = nil,
                         now: Timestamp = .now()) -> ProbeRecord {
         let name = path.evaluation.interface ?? source.interfaceName ?? source.description
@@ -81,6 +82,7 @@ extension ProbePipeline {
             errorMessage: failure.map { "probe failed as the path went away (\($0)); \(state)" } ?? "not probed: \(state)",
             reachabilityStatus: path.evaluation.status.name,
             detailsJSON: "{\"reachability\":\(path.evaluation.jsonLine())}")
+        row.resolvedAddress = path.evaluation.address
         row.interface = path.evaluation.interface ?? source.interfaceName
         row.interfaceKind = path.evaluation.interfaceKind?.rawValue
         return row
