@@ -17,7 +17,4 @@ extension ReachabilityMonitor {
     public func setInterventionRequired(_ message: String?, for path: NetworkPath) {
         pathInterventions[path] = message
     }
-
-    /// The paths currently marked as behind a captive portal.
-    public var pathsBehindPortal: Set<NetworkPath> { Set(pathInterventions.keys) }
 }
