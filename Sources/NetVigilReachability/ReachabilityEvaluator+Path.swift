@@ -6,9 +6,11 @@ extension ReachabilityEvaluator {
     /// (by name, or the link holding the source address), then its most specific unicast or local route towards
     /// `destination` (any of its routes when `destination` is nil, a default route first) in a table the policy
     /// rules consult, then a usable source address on it. Flags as for a routed target; `problem` says in words
-    /// what stops a NotReachable path.
+    /// what stops a NotReachable path. `captivePortal`: the captive-portal check's message when it found this path
+    /// behind a portal (adds `interventionRequired`, as for a target).
     public static func evaluatePath(
-        _ path: NetworkPath, destination: IPAddress?, target: ReachabilityTarget, mirror: NetlinkMirror, time: Date = Date()
+        _ path: NetworkPath, destination: IPAddress?, target: ReachabilityTarget, mirror: NetlinkMirror,
+        captivePortal: String? = nil, time: Date = Date()
     ) -> PathEvaluation {
         var pinnedSource: IPAddress?
         let link: LinkInfo?
@@ -37,7 +39,8 @@ extension ReachabilityEvaluator {
                                      mirror: mirror)
         }
         let usable = source.map(mirror.isUsableSource) ?? false
-        let flags = route.map { Self.flags(route: $0, link: link, kind: kind, hasUsableSource: usable) } ?? []
+        var flags = route.map { Self.flags(route: $0, link: link, kind: kind, hasUsableSource: usable) } ?? []
+        if captivePortal != nil { flags.formUnion(Self.captiveFlags(flags)) }
         let evaluation = ReachabilityEvaluation(
             target: target, flags: flags, interface: link.name, interfaceKind: kind, gateway: route?.gateway?.description,
             source: source?.description, family: route?.family ?? family, table: route?.table,
@@ -55,6 +58,8 @@ extension ReachabilityEvaluator {
             problem = "no route\(towards) through \(link.name)"
         } else if !usable {
             problem = "interface \(link.name) has no usable \(family.map { $0 == .ipv4 ? "IPv4 " : "IPv6 " } ?? "")address"
+        } else if let captivePortal {
+            problem = "a captive portal intercepts traffic through \(link.name): \(captivePortal)"
         } else {
             problem = "the route\(towards) through \(link.name) is not usable"
         }

@@ -42,6 +42,8 @@ public actor ReachabilityMonitor {
     private let logger: Logger
     private var targetOrder: [ReachabilityTarget] = []
     private var interventions: Set<ReachabilityTarget> = []
+    /// The captive-portal check's message for each path found behind a portal (`setInterventionRequired(_:for:)`).
+    var pathInterventions: [NetworkPath: String] = [:]
     private var watcher: ReachabilityWatcher?
     /// Latest evaluations and subscribers; the watcher thread publishes into it directly.
     private let hub = EvaluationHub()

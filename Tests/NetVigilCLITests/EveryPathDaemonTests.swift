@@ -33,11 +33,12 @@ final class EveryPathDaemonTests: XCTestCase {
     }
 
     /// `netvigil run` inside the client namespace (`ip netns exec` execs it: the process is the daemon).
-    private func startDaemon() throws -> String {
+    private func startDaemon(captivePortal: String? = nil) throws -> String {
         let pins = [try pki.pin(of: "good"), "sha256/" + Data(repeating: 9, count: 32).base64EncodedString()]
         let config = try directory.write("netvigil.yml", """
             storage: { path: state/netvigil.sqlite }
             feed: { listen: 127.0.0.1:\(feedPort) }
+            \(captivePortal.map { "reachability: { captive_portal: { url: \"\($0)\", interval: 1s, timeout: 2s } }" } ?? "")
             targets:
               - { name: edge, url: "https://edge.test:\(port)/", interval: 1s, timeout: 3s, source: { interfaces: [up1, up2] },
                   connect_to: [\(TwoUplinkNetwork.serverAddress)],
@@ -103,6 +104,7 @@ final class EveryPathDaemonTests: XCTestCase {
         let oneDown = try pathEntries { $0.last?["status"] as? String == "skipped" }
         XCTAssertEqual(oneDown.map { $0["status"] as? String }, ["up", "skipped"], "\(oneDown)")
         XCTAssertEqual(oneDown.last?["interface"] as? String, "up2")
+        XCTAssertEqual(oneDown.last?["address"] as? String, TwoUplinkNetwork.serverAddress, "the address the path was judged towards")
         let reason = oneDown.last?["error_message"] as? String ?? ""
         XCTAssertTrue(reason.contains("path via up2 is NotReachable (interface up2 is down)"), reason)
 
@@ -114,5 +116,30 @@ final class EveryPathDaemonTests: XCTestCase {
         // A skipped row keeps the path's evaluation (its `error` is null: skipping is no failure).
         XCTAssertTrue(export.stdout.contains(#""interface":"up2","interface_kind":"virtual","source":"10.2.0.2","status":"NotReachable""#),
                       String(export.stdout.suffix(2_000)))
+    }
+
+    /// The captive-portal check runs over each path: ISP 2 answers it with a portal's redirect, so only up2's
+    /// results are skipped (NotReachable with interventionRequired, naming the check's answer) while up1 is probed
+    /// and the default route (up1) is free.
+    func testACaptivePortalBehindOneUplinkSkipsOnlyItsPath() throws {
+        try serve(["good", "good"])
+        let checkPort = ProcessRunner.freePort()
+        servers += try network.serveConnectivityCheck(statuses: [204, 302], port: checkPort, directory: directory)
+        _ = try startDaemon(captivePortal: "http://\(TwoUplinkNetwork.serverAddress):\(checkPort)/generate_204")
+        let entries = try pathEntries { $0.map { $0["status"] as? String } == ["up", "skipped"] }
+        XCTAssertEqual(entries.map { $0["status"] as? String }, ["up", "skipped"], "\(entries)")
+        XCTAssertEqual(entries.map { $0["interface"] as? String }, ["up1", "up2"])
+        XCTAssertEqual(entries.map { $0["address"] as? String }, [TwoUplinkNetwork.serverAddress, TwoUplinkNetwork.serverAddress])
+        let reason = entries.last?["error_message"] as? String ?? ""
+        XCTAssertTrue(reason.contains("path via up2 is NotReachable (a captive portal intercepts traffic through up2: expected HTTP 204, got 302)"),
+                      reason)
+
+        let json = try network.client.exec([ProcessRunner.binary.path, "status", "--feed", "http://127.0.0.1:\(feedPort)", "--json"], check: false)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], json.stdout)
+        XCTAssertEqual((document["captive_portal"] as? [String: Any])?["state"] as? String, "free", "the default route leaves through up1")
+        // The skipped row keeps the path's own evaluation: the portal's interventionRequired, AFNetworking's NotReachable.
+        let export = try network.client.exec([ProcessRunner.binary.path, "export", "--db", directory.path("state/netvigil.sqlite"),
+                                              "--kind", "probes"], check: false)
+        XCTAssertTrue(export.stdout.contains("interventionRequired"), String(export.stdout.suffix(2_000)))
     }
 }

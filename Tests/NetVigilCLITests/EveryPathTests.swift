@@ -26,10 +26,11 @@ final class EveryPathTests: XCTestCase {
     }
 
     /// `netvigil probe` of the edge in the client namespace, pinned to the good key; `prefix` runs before it.
-    private func probe(_ extra: [String], prefix: [String] = []) throws -> ProcessRunner.Result {
+    private func probe(_ extra: [String], prefix: [String] = [], json: Bool = true) throws -> ProcessRunner.Result {
         try network.client.exec(prefix + [ProcessRunner.binary.path, "probe", "https://edge.test:\(port)/",
                                           "--connect-to", TwoUplinkNetwork.serverAddress, "--ca", directory.path("ca.pem"),
-                                          "--pinning", "publicKey", "--pin", try pki.pin(of: "good"), "--json"] + extra, check: false)
+                                          "--pinning", "publicKey", "--pin", try pki.pin(of: "good")] + (json ? ["--json"] : []) + extra,
+                                check: false)
     }
 
     private func object(_ result: ProcessRunner.Result) throws -> [String: Any] {
@@ -54,6 +55,32 @@ final class EveryPathTests: XCTestCase {
         let fromUp1Address = try probe(["--source", "10.1.0.2"])
         XCTAssertEqual(fromUp1Address.status, 0, fromUp1Address.stdout + fromUp1Address.stderr)
         XCTAssertEqual(try object(fromUp1Address)["resolved_address"] as? String, TwoUplinkNetwork.serverAddress)
+    }
+
+    /// The CLI records the path's interface and kind as the daemon does (from the netlink watcher's mirror), and
+    /// its text names the kind and the path's AFNetworking status, with the reason of a NotReachable path.
+    func testTheResultRecordsThePathsKindAndStatus() throws {
+        let viaUp1 = try object(try probe(["--interface", "up1"]))
+        XCTAssertEqual(viaUp1["interface"] as? String, "up1")
+        XCTAssertEqual(viaUp1["interface_kind"] as? String, "virtual", "veth is a virtual interface")
+        // A source address names the interface holding it.
+        let fromUp2Address = try object(try probe(["--source", "10.2.0.2", "--timeout", "2s"]))
+        XCTAssertEqual(fromUp2Address["interface"] as? String, "up2")
+        XCTAssertEqual(fromUp2Address["interface_kind"] as? String, "virtual")
+
+        let text = try probe(["--interface", "up1"], json: false)
+        XCTAssertEqual(text.status, 0, text.stdout + text.stderr)
+        XCTAssertTrue(text.stdout.contains("path: up1 (virtual)  reachability: ReachableViaWiFi"), text.stdout)
+        let unbound = try probe([], json: false)
+        XCTAssertFalse(unbound.stdout.contains("path:"), "no path line without --interface/--source: \(unbound.stdout)")
+
+        try network.setUplink(2, up: false)
+        let down = try probe(["--interface", "up2", "--timeout", "2s"], json: false)
+        XCTAssertEqual(down.status, 1, down.stdout + down.stderr)
+        XCTAssertTrue(down.stdout.contains("path: up2 (virtual)  reachability: NotReachable (interface up2 is down)"), down.stdout)
+        let missing = try probe(["--interface", "nosuch0"], json: false)
+        XCTAssertTrue(missing.stdout.contains("path: nosuch0 (kind unknown)  reachability: NotReachable (interface nosuch0 does not exist)"),
+                      missing.stdout)
     }
 
     func testABadPathIsOneClearLine() throws {

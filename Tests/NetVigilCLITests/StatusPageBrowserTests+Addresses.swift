@@ -10,7 +10,7 @@ import XCTest
 extension StatusPageBrowserTests {
     /// At a `width` × `height` viewport the page does not scroll sideways (a vertical scrollbar may take some of the
     /// width) and every node `selectors` names is inside it.
-    private func checkFits(_ browser: HeadlessBrowser, width: Int, height: Int, _ selectors: [String], _ what: String) throws {
+    func checkFits(_ browser: HeadlessBrowser, width: Int, height: Int, _ selectors: [String], _ what: String) throws {
         _ = try browser.step(["viewport": width, "height": height])
         try waitInPage(browser, "\(what) at \(width) px", """
             window.innerWidth === \(width) && document.documentElement.scrollWidth <= document.documentElement.clientWidth

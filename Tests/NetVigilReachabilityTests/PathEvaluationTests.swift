@@ -42,6 +42,22 @@ final class PathEvaluationTests: XCTestCase {
         XCTAssertEqual(ethernet.evaluation.interfaceKind, .ethernet)
     }
 
+    /// The captive-portal check's verdict for one path adds `interventionRequired` (NotReachable, as AFNetworking
+    /// maps a captive network) to that path only; a down interface is still named first.
+    func testACaptivePortalOnOnePathMakesItNotReachable() {
+        let portal = "expected HTTP 204, got 302"
+        let wwan = ReachabilityEvaluator.evaluatePath(.interface("wwan0"), destination: ip("192.0.2.1"), target: target, mirror: mirror(),
+                                                      captivePortal: portal)
+        XCTAssertEqual(wwan.evaluation.status, .notReachable)
+        XCTAssertTrue(wwan.evaluation.flags.isSuperset(of: [.reachable, .interventionRequired, .connectionRequired]), "\(wwan.evaluation.flags)")
+        XCTAssertEqual(wwan.problem, "a captive portal intercepts traffic through wwan0: expected HTTP 204, got 302")
+        let ethernet = ReachabilityEvaluator.evaluatePath(.interface("eth0"), destination: ip("192.0.2.1"), target: target, mirror: mirror())
+        XCTAssertEqual(ethernet.evaluation.status, .reachableViaWiFi)
+        let down = ReachabilityEvaluator.evaluatePath(.interface("wwan0"), destination: ip("192.0.2.1"), target: target,
+                                                      mirror: mirror(wwanUp: false), captivePortal: portal)
+        XCTAssertEqual(down.problem, "interface wwan0 is down")
+    }
+
     func testADownOrMissingPathSaysWhy() {
         let down = ReachabilityEvaluator.evaluatePath(.interface("wwan0"), destination: ip("192.0.2.1"), target: target,
                                                       mirror: mirror(wwanUp: false))

@@ -49,6 +49,20 @@ public final class TwoUplinkNetwork {
         }
     }
 
+    /// One plain-HTTP nginx per ISP on `serverAddress`:`port`, answering every request with `statuses[i]` behind
+    /// uplink i + 1 (a connectivity check: 204 is a free network, a 302 to a login page a captive portal). The caller
+    /// stops them in teardown.
+    public func serveConnectivityCheck(statuses: [Int], port: Int, directory: TemporaryDirectory) throws -> [NginxProcess] {
+        try statuses.enumerated().map { offset, status in
+            try NginxProcess(prefix: directory.path("check\(offset + 1)"), servers: """
+                server {
+                    listen \(Self.serverAddress):\(port);
+                    location / { return \(status == 302 ? "302 http://portal.test/login" : "\(status)"); }
+                }
+                """, ports: [port], namespace: isps[offset].name)
+        }
+    }
+
     /// Takes uplink `number` (1 or 2) down in the client namespace.
     public func setUplink(_ number: Int, up: Bool) throws {
         try client.ip("link", "set", "up\(number)", up ? "up" : "down")

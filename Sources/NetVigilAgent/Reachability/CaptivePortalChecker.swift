@@ -9,7 +9,9 @@ import Synchronization
 
 /// The captive-portal check (NetworkManager connectivity check / Android `generate_204`): a plain request whose
 /// expected answer only a free network gives. Any other answer sets `interventionRequired` on `default`, which
-/// the AFNetworking formula maps to NotReachable; the feed shows it as `portal`.
+/// the AFNetworking formula maps to NotReachable; the feed shows it as `portal`. The check also runs over every
+/// path of the targets' `source:` (bound to that interface or address, as their probes are): each path gets its
+/// own verdict, and a path behind a portal is NotReachable for the probes over it alone (`+Paths`).
 public final class CaptivePortalChecker: Service, Sendable {
     /// The latest verdict.
     public struct Verdict: Sendable, Codable, Equatable {
@@ -27,37 +29,49 @@ public final class CaptivePortalChecker: Service, Sendable {
         }
     }
 
-    private struct State {
+    struct State {
         var settings: CaptivePortalSettings?
         var verdict = Verdict(state: "unknown")
         var generation = 0
+        /// The distinct `source:` paths of the configured targets, checked each round besides `default`.
+        var paths: [ProbeSource] = []
+        /// The latest verdict of each path.
+        var pathVerdicts: [ProbeSource: Verdict] = [:]
     }
 
-    private let monitor: ReachabilityMonitor
+    let monitor: ReachabilityMonitor
     private let prober: HTTPProber
-    private let logger: Logger
-    private let state: Mutex<State>
+    let logger: Logger
+    let state: Mutex<State>
     private let waker = Waker()
 
-    public init(monitor: ReachabilityMonitor, settings: CaptivePortalSettings?, prober: HTTPProber = HTTPProber(), logger: Logger) {
+    /// `paths`: the targets' `source:` paths, each checked over its own binding.
+    public init(monitor: ReachabilityMonitor, settings: CaptivePortalSettings?, paths: [ProbeSource] = [],
+                prober: HTTPProber = HTTPProber(), logger: Logger) {
         self.monitor = monitor
         self.prober = prober
         self.logger = logger
-        self.state = Mutex(State(settings: settings))
+        self.state = Mutex(State(settings: settings, paths: Self.distinct(paths)))
     }
 
     /// The latest verdict.
     public var verdict: Verdict { state.withLock { $0.verdict } }
 
-    /// Applies reloaded settings (nil turns the check off and clears `interventionRequired`).
-    public func update(settings: CaptivePortalSettings?) async {
-        let changed = state.withLock { state -> Bool in
-            guard state.settings != settings else { return false }
+    /// Applies reloaded settings and paths (nil settings turn the check off and clear `interventionRequired`; a
+    /// path no longer configured loses its verdict).
+    public func update(settings: CaptivePortalSettings?, paths: [ProbeSource] = []) async {
+        let paths = Self.distinct(paths)
+        let (changed, dropped) = state.withLock { state -> (Bool, [ProbeSource]) in
+            let dropped = state.pathVerdicts.keys.filter { settings == nil || !paths.contains($0) }
+            for path in dropped { state.pathVerdicts[path] = nil }
+            guard state.settings != settings || state.paths != paths else { return (false, dropped) }
             state.settings = settings
+            state.paths = paths
             state.generation += 1
             if settings == nil { state.verdict = Verdict(state: "unknown") }
-            return true
+            return (true, dropped)
         }
+        for path in dropped { await monitor.setInterventionRequired(nil, for: NetworkPath(path)) }
         guard changed else { return }
         if settings == nil { await monitor.setInterventionRequired(false, for: .default) }
         waker.wake()
@@ -92,9 +106,18 @@ public final class CaptivePortalChecker: Service, Sendable {
         }
     }
 
-    /// Runs the check once and applies the verdict.
+    /// Runs the check once over the default route and over every path, and applies the verdicts.
     @discardableResult
     public func check(_ settings: CaptivePortalSettings) async -> Verdict {
+        let paths = state.withLock { $0.paths }
+        async let pathChecks: Void = checkPaths(paths, settings: settings)
+        let verdict = await verdict(settings)
+        await pathChecks
+        return await apply(verdict, settings: settings)
+    }
+
+    /// One check's verdict, over `source` when given (bound as a probe over that path is).
+    func verdict(_ settings: CaptivePortalSettings, over source: ProbeSource? = nil) async -> Verdict {
         var verdict = Verdict(state: "unknown", checkedAt: .now(), url: settings.url)
         do {
             let request = try RequestSerializer(version: NetVigilVersion.current).request(method: .GET, url: settings.url)
@@ -102,6 +125,8 @@ public final class CaptivePortalChecker: Service, Sendable {
                                                    timeout: settings.timeout.inSeconds,
                                                    connectTimeout: min(5, settings.timeout.inSeconds), maxRedirects: 0)
             configuration.responseSerializer.acceptableStatusCodes = Set(100...599)
+            configuration.source = source
+            if let isIPv6 = source?.isIPv6 { configuration.addressFamily = isIPv6 ? .ipv6 : .ipv4 }
             let result = await prober.probe(request, configuration: configuration)
             if let status = result.status {
                 verdict.httpStatus = status
@@ -114,6 +139,11 @@ public final class CaptivePortalChecker: Service, Sendable {
         } catch {
             verdict.message = "check failed: \(error)"
         }
+        return verdict
+    }
+
+    /// Stores the default route's verdict and applies it to `default`.
+    private func apply(_ verdict: Verdict, settings: CaptivePortalSettings) async -> Verdict {
         let previous = state.withLock { state -> Verdict in
             defer { state.verdict = verdict }
             return state.verdict

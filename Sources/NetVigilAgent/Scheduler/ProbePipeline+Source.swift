@@ -23,7 +23,7 @@ extension ProbePipeline {
     /// The rows of one path: skipped when the path is NotReachable before the probe, or after a failure that may be
     /// the path going away.
     func probePath(_ target: ProbeTarget, source: ProbeSource, destination: IPAddress?) async -> [ProbeRecord] {
-        let path = Self.networkPath(source)
+        let path = NetworkPath(source)
         let before = await pathReachability(target, path: path, destination: destination)
         if let before, before.evaluation.status == .notReachable {
             return [Self.skipped(target, source: source, path: before)]
@@ -70,16 +70,9 @@ extension ProbePipeline {
         return destination
     }
 
-    /// The reachability module's name for a probe source.
-    static func networkPath(_ source: ProbeSource) -> NetworkPath {
-        switch source {
-        case .interface(let name): .interface(name)
-        case .address(let text): IPAddress(text).map(NetworkPath.source) ?? .interface(text)
-        }
-    }
-
     /// A skipped row of one path, naming the path and what stops it; `failure`: the error of a probe that ran while
-    /// the path went away.
+    /// the path went away. Its address is the one the path was judged towards (so "ADDR via IFACE" names the same
+    /// row as the path's probed rows); nil when none is known.
     static func skipped(_ target: ProbeTarget, source: ProbeSource, path: PathEvaluation, failure: ProbeError? = nil,
                         now: Timestamp = .now()) -> ProbeRecord {
         let name = path.evaluation.interface ?? source.interfaceName ?? source.description
@@ -89,6 +82,7 @@ extension ProbePipeline {
             errorMessage: failure.map { "probe failed as the path went away (\($0)); \(state)" } ?? "not probed: \(state)",
             reachabilityStatus: path.evaluation.status.name,
             detailsJSON: "{\"reachability\":\(path.evaluation.jsonLine())}")
+        row.resolvedAddress = path.evaluation.address
         row.interface = path.evaluation.interface ?? source.interfaceName
         row.interfaceKind = path.evaluation.interfaceKind?.rawValue
         return row

@@ -1,9 +1,11 @@
 import Foundation
 import NetVigilHTTP
+import NetVigilReachability
 
 /// The human summary of `netvigil probe`.
 enum ProbeOutput {
-    static func render(_ result: ProbeResult, color: Bool) -> String {
+    /// `path`: the reachability of the probe's `--interface`/`--source` path, printed with the interface's kind.
+    static func render(_ result: ProbeResult, path: PathEvaluation? = nil, color: Bool) -> String {
         var lines: [String] = []
         if let error = result.error {
             lines.append("FAILED \(error.kind.rawValue): \(error.message)")
@@ -11,6 +13,13 @@ enum ProbeOutput {
             lines.append("OK \(result.status.map(String.init) ?? result.details.scheme ?? "")")
         }
         lines.append("url: \(result.url)" + (result.finalURL != result.url ? "  →  \(result.finalURL)" : ""))
+        if result.interface != nil || path != nil {
+            var line = "path: \(result.interface ?? "-") (\(result.interfaceKind ?? "kind unknown"))"
+            if let path {
+                line += "  reachability: \(path.evaluation.status.name)" + (path.problem.map { " (\($0))" } ?? "")
+            }
+            lines.append(line)
+        }
         if let status = result.status {
             lines.append("http: \(result.httpVersion ?? "?") \(status)  type: \(result.contentType ?? "-")  length: \(result.contentLength ?? 0)"
                          + "  redirects: \(result.redirects.count)  address: \(result.resolvedAddress ?? "-")")

@@ -82,6 +82,7 @@ struct RunCommand: AsyncParsableCommand {
             metrics.agent.follow(scheduler: scheduler.statistics)
             let health = DaemonHealth(scheduler: scheduler, writer: writer, metrics: metrics.agent)
             let portal = CaptivePortalChecker(monitor: monitor, settings: configuration.reachability.captivePortal,
+                                              paths: configuration.targets.targets.flatMap(\.sources),
                                               logger: Logger(label: "netvigil.portal"))
             Task {
                 // Uptime ratios survive restarts: seed them from the last 7 days of history.
@@ -96,7 +97,7 @@ struct RunCommand: AsyncParsableCommand {
                 alerts.update(rules: reloaded.alerts.rules, targetRules: reloaded.targets.alertRules)
                 dispatcher.update(configuration: reloaded.alerts)
                 await reachability.watch(reloaded.reachability.targets + reloaded.targets.targets.compactMap(\.reachabilityTarget))
-                await portal.update(settings: reloaded.reachability.captivePortal)
+                await portal.update(settings: reloaded.reachability.captivePortal, paths: reloaded.targets.targets.flatMap(\.sources))
                 let change = await scheduler.update(targets: reloaded.targets.targets)
                 var unchangeable: [String] = []
                 if reloaded.storage != configuration.storage { unchangeable.append("storage") }
