@@ -25,9 +25,15 @@ struct NetVigilCommand: AsyncParsableCommand {
 
     /// Parses and runs; usage errors print one line (`netvigil: ...`) and exit 64, help and version print in full.
     static func main() async {
-        EventLoopExecutor.install()  // Swift tasks on NIO's event loops: no thread switch per await of a probe
         do {
             var command = try parseAsRoot()
+            // `probe` runs on its own one-thread loop (CommandEventLoop); anything else gets Swift tasks on NIO's
+            // shared event loops: no thread switch per await of a probe. Parsing enqueues no task before this.
+            if let probe = command as? ProbeCommand {
+                try await CommandEventLoop.run { try await probe.run() }
+                return
+            }
+            EventLoopExecutor.install()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

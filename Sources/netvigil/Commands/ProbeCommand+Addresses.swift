@@ -7,7 +7,7 @@ extension ProbeCommand {
     /// Fails (exit 1) when any result failed.
     func probeAndPrint(_ request: ProbeRequest, configuration: ProbeConfiguration, eachAddress: Bool) async throws {
         guard eachAddress else {
-            let result = await HTTPProber().probe(request, configuration: configuration)
+            let result = await HTTPProber(group: CommandEventLoop.group).probe(request, configuration: configuration)
             if json {
                 print(try TrustOutput.json(result), terminator: "")
             } else {
@@ -16,7 +16,7 @@ extension ProbeCommand {
             if !result.isOK { throw ExitCode(CLIFailure.Code.failure.rawValue) }
             return
         }
-        let results = await HTTPProber().probeEachAddress(request, configuration: configuration)
+        let results = await HTTPProber(group: CommandEventLoop.group).probeEachAddress(request, configuration: configuration)
         if json {
             print(try TrustOutput.json(results), terminator: "")
         } else {
