@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import NetVigilHTTP
 
 /// One event loop thread for a command that makes a single probe (`netvigil probe`), with its Swift tasks running on
 /// that thread.
@@ -11,6 +12,11 @@ import NIOPosix
 enum CommandEventLoop {
     /// The group: one thread, started on first use and never shut down (it lives as long as the process).
     static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
+    /// Starts the loop and OpenSSL's set-up on it, to overlap with the main thread's argument parsing.
+    static func prepare() {
+        group.next().execute { OpenSSLPreparation.warmUp() }
+    }
 
     /// Runs `body` with the loop as the task executor it and its child tasks prefer. Called from the main task,
     /// `body`'s nonisolated work starts on the loop without passing through the global executor.
