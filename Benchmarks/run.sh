@@ -457,10 +457,11 @@ PY
 
 # Start-up (issue #23): a fresh `netvigil probe` of a loopback HTTPS URL vs curl for the same URL (same CA file),
 # and `netvigil version`, with hyperfine: STARTUP_ROUNDS (default 5) alternating rounds of STARTUP_RUNS (20) runs
-# per command, pooled, so both sides see the same machine load.
+# per command, pooled, so both sides see the same machine load. STARTUP_PORT (18500) and the next port for nginx.
 run_startup() {
   release --product netvigil
-  local port=18500 plain=18501 rounds=${STARTUP_ROUNDS:-5} runs=${STARTUP_RUNS:-20}
+  local port=${STARTUP_PORT:-18500} rounds=${STARTUP_ROUNDS:-5} runs=${STARTUP_RUNS:-20}
+  local plain=$((port + 1))
   start_loopback_tls "$port" "$plain"
   local dir=$TLS_DIR
   local url="https://127.0.0.1:$port/"

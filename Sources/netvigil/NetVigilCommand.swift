@@ -25,24 +25,38 @@ struct NetVigilCommand: AsyncParsableCommand {
 
     /// Parses and runs; usage errors print one line (`netvigil: ...`) and exit 64, help and version print in full.
     static func main() async {
-        EventLoopExecutor.install()  // Swift tasks on NIO's event loops: no thread switch per await of a probe
+        // `probe` runs on its own one-thread loop (CommandEventLoop), started here so that OpenSSL's set-up on it
+        // overlaps the parsing of the arguments.
+        if CommandLine.arguments.dropFirst().first == "probe" { CommandEventLoop.prepare() }
         do {
             var command = try parseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
+            if let probe = command as? ProbeCommand {
+                try await CommandEventLoop.run { await probe.runAndExit() }
             } else {
-                try command.run()
+                // Anything else gets Swift tasks on NIO's shared event loops: no thread switch per await of a
+                // probe. Parsing enqueues no task before this.
+                EventLoopExecutor.install()
+                if var asyncCommand = command as? AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
             }
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                print(fullMessage(for: error))
-            } else if !(error is ExitCode) {
-                var line = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
-                if line.hasPrefix("Error: ") { line.removeFirst(7) }
-                printError(line + " (see netvigil --help)")
-            }
-            Foundation.exit(code.rawValue)
+            exit(reporting: error)
         }
+    }
+
+    /// Prints what `error` calls for (help and version in full, else one line) and exits with its code.
+    static func exit(reporting error: any Error) -> Never {
+        let code = exitCode(for: error)
+        if code == .success {
+            print(fullMessage(for: error))
+        } else if !(error is ExitCode) {
+            var line = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            if line.hasPrefix("Error: ") { line.removeFirst(7) }
+            printError(line + " (see netvigil --help)")
+        }
+        Foundation.exit(code.rawValue)
     }
 }
