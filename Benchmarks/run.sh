@@ -609,10 +609,11 @@ PY
 # `enable_http2: true` and `valid_http_versions: [HTTP/2.0]`, against one nginx with `listen ... ssl http2` (both
 # sides fail a probe that does not get h2). As in `probe`: every probe a new connection, full handshake and one
 # request; the sides take turns, PROBE_ROUNDS (3) rounds of PROBE_SECONDS (10) per side at concurrency 1, 16, 64.
+# PROBE_H2_PORT (18505): nginx's port, blackbox_exporter listens on the next one.
 run_probe_h2() {
   release --product ProbeBenchmarks
   local dir; dir=$(mktemp -d)
-  local port=18505 bbe=18506 seconds=${PROBE_SECONDS:-10} rounds=${PROBE_ROUNDS:-3}
+  local port=${PROBE_H2_PORT:-18505} bbe=$((${PROBE_H2_PORT:-18505} + 1)) seconds=${PROBE_SECONDS:-10} rounds=${PROBE_ROUNDS:-3}
   PROBE_DIR=$dir
   probe_h2_cleanup() {
     if [ -n "${PROBE_EXPORTER:-}" ]; then kill "$PROBE_EXPORTER" 2>/dev/null; wait "$PROBE_EXPORTER" 2>/dev/null || true; fi

@@ -5,30 +5,24 @@ import NIOHTTP2
 import NIOTLS
 
 extension HTTPProber {
-    /// Adds the handlers of a TLS connection that offers `h2`: once the chain is trusted, the ALPN result picks
-    /// HTTP/2 (one stream, see `startHTTP2`) or HTTP/1.1 (the HTTP/1 codec before `collector`, which then sends the
-    /// request). The HTTP/2 pipeline is built only when the server selected `h2`.
-    static func addNegotiatedHTTP(to channel: any Channel, collector: ResponseCollector, requiresHTTP2: Bool,
-                                  promise: EventLoopPromise<HTTPResponse>,
-                                  makeStreamCollector: @escaping () -> ResponseCollector) throws {
+    /// Adds the handlers of a TLS connection that offers `h2`: once the chain is trusted, the ALPN result puts
+    /// HTTP/2 (see `addHTTP2`) or the HTTP/1 codec before `collector`, which then sends the request. The HTTP/2
+    /// handlers are built only when the server selected `h2`; with `requiresHTTP2` anything else fails the probe
+    /// (through the collector) without a byte sent.
+    static func addNegotiatedHTTP(to channel: any Channel, collector: ResponseCollector, requiresHTTP2: Bool) throws {
         let negotiation = ApplicationProtocolNegotiationHandler { result, channel in
             do {
                 let sync = channel.pipeline.syncOperations
                 if result == .negotiated(HTTPVersionPreference.http2ALPN) {
-                    sync.removeHandler(collector, promise: nil)
-                    do {
-                        try startHTTP2(on: channel, collector: makeStreamCollector(), promise: promise)
-                    } catch {
-                        // The collector that would report it is gone: fail the probe here.
-                        promise.fail(ProbeError(.httpProtocol, "cannot set up HTTP/2: \(error)"))
-                        throw error
-                    }
+                    try addHTTP2(to: sync, before: collector)
                 } else if requiresHTTP2 {
                     throw http2Unavailable(result)
                 } else {
                     try sync.addHTTPClientHandlers(position: .before(collector), leftOverBytesStrategy: .dropBytes)
-                    collector.sendRequest(context: try sync.context(handler: collector))
                 }
+                // Written while the TLS handler reports the handshake: one flush with its last flight (and, for
+                // HTTP/2, with the connection preface and SETTINGS).
+                collector.sendRequest(context: try sync.context(handler: collector))
                 return channel.eventLoop.makeSucceededVoidFuture()
             } catch {
                 return channel.eventLoop.makeFailedFuture(error)
@@ -37,32 +31,14 @@ extension HTTPProber {
         try channel.pipeline.syncOperations.addHandlers(negotiation, collector)
     }
 
-    /// Configures HTTP/2 on the connection (SETTINGS with server push off; NIOHTTP2 answers SETTINGS and PING and
-    /// acts on GOAWAY) and opens the probe's one stream: the HTTP/1 codec of HTTP/2 frames, then `collector`.
-    static func startHTTP2(on channel: any Channel, collector: ResponseCollector, promise: EventLoopPromise<HTTPResponse>) throws {
-        let sync = channel.pipeline.syncOperations
+    /// HTTP/2 on the connection without a stream multiplexer: `NIOHTTP2Handler` (SETTINGS with server push off;
+    /// it answers SETTINGS and PING, acts on GOAWAY and enforces its frame, header-list and flood limits) and the
+    /// probe's one stream, `HTTP2ProbeStreamCodec`, before `collector`. Adding the handler writes the preface.
+    static func addHTTP2(to sync: ChannelPipeline.SynchronousOperations, before collector: ResponseCollector) throws {
         var connection = NIOHTTP2Handler.ConnectionConfiguration()
         connection.initialSettings = nioDefaultSettings + [HTTP2Setting(parameter: .enablePush, value: 0)]
-        let multiplexer = try sync.configureHTTP2Pipeline(
-            mode: .client, connectionConfiguration: connection, streamConfiguration: .init(),
-            inboundStreamInitializer: { stream in stream.close() })  // a server-opened stream has nothing to say
-        let watcher = HTTP2ConnectionWatcher(promise: promise)
-        try sync.addHandler(watcher)
-        let handlers = NIOLoopBound((collector, watcher), eventLoop: channel.eventLoop)
-        let created = channel.eventLoop.makePromise(of: (any Channel).self)
-        created.futureResult.whenFailure { error in
-            promise.fail(ProbeError(.httpProtocol, "cannot open an HTTP/2 stream: \(error)"))
-        }
-        multiplexer.createStreamChannel(promise: created) { stream in
-            let (collector, watcher) = handlers.value
-            do {
-                try stream.pipeline.syncOperations.addHandlers(HTTP2FramePayloadToHTTP1ClientCodec(httpProtocol: .https), collector)
-                watcher.stream = stream
-                return stream.eventLoop.makeSucceededVoidFuture()
-            } catch {
-                return stream.eventLoop.makeFailedFuture(error)
-            }
-        }
+        try sync.addHandler(NIOHTTP2Handler(mode: .client, connectionConfiguration: connection), position: .before(collector))
+        try sync.addHandler(HTTP2ProbeStreamCodec(), position: .before(collector))
     }
 
     /// The failure of a `http_version: "2"` probe whose server did not select `h2`.

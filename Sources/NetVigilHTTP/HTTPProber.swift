@@ -308,10 +308,7 @@ public struct HTTPProber: Sendable {
                         try channel.pipeline.syncOperations.addHandler(tls)
                     }
                     if offersHTTP2 {
-                        try Self.addNegotiatedHTTP(to: channel, collector: collector, requiresHTTP2: requiresHTTP2, promise: promise) {
-                            ResponseCollector(head: head, body: body, maxBodyBytes: maxBody, deadline: deadline, usesTLS: true,
-                                              promise: promise, recorder: recorder, start: .onStream)
-                        }
+                        try Self.addNegotiatedHTTP(to: channel, collector: collector, requiresHTTP2: requiresHTTP2)
                     } else {
                         try channel.pipeline.syncOperations.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes)
                         try channel.pipeline.syncOperations.addHandler(collector)

@@ -39,6 +39,9 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var decisionPending = false
     /// The protocol ALPN chose in the completed handshake (`h2`, `http/1.1`), reported once the chain is trusted.
     private var negotiatedProtocol: String?
+    /// True while the handlers after this one handle `handshakeCompleted`: their flushes wait, so what they write
+    /// then (HTTP/2 preface and SETTINGS, the request) leaves in one write with the client's last flight.
+    private var holdingFlushes = false
 
     /// Makes a client handler for one connection.
     /// - Parameter serverName: sent as SNI unless it is an IP literal.
@@ -160,7 +163,9 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
         state = .active
         if trustDecision != nil {
             // Writes made while handling the event (HTTP/2 preface, the request) go out with the client's last flight.
+            holdingFlushes = true
             context.fireUserInboundEventTriggered(TLSUserEvent.handshakeCompleted(negotiatedProtocol: negotiatedProtocol))
+            holdingFlushes = false
             guard state == .active else { return }
         }
         encryptBuffered()
@@ -212,7 +217,7 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func flush(context: ChannelHandlerContext) {
-        if state == .active { writeCiphertext(context: context) }
+        if state == .active, !holdingFlushes { writeCiphertext(context: context) }
     }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {

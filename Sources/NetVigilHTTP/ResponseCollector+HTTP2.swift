@@ -20,6 +20,12 @@ extension ResponseCollector {
         }
     }
 
+    /// The failure of a probe whose stream (1) a GOAWAY with `lastStreamID` 0 refused.
+    static func goAwayRefusal(lastStreamID: HTTP2StreamID, code: HTTP2ErrorCode) -> ProbeError {
+        ProbeError(.httpProtocol, "the server sent GOAWAY (\(errorCodeName(code)), last stream \(Int(lastStreamID))) before "
+                   + "answering: the request was refused")
+    }
+
     /// The RFC 9113 name of `code` (`PROTOCOL_ERROR`, ...), or its number when unknown.
     static func errorCodeName(_ code: HTTP2ErrorCode) -> String {
         let names = ["NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT", "STREAM_CLOSED",

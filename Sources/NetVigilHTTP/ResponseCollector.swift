@@ -11,10 +11,9 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
     enum Start {
         /// When the connection is active (HTTP/1.1; TLS holds it until the chain is trusted).
         case whenActive
-        /// When ALPN chose HTTP/1.1 (`sendRequest(context:)`); the connection's events are recorded as usual.
+        /// When ALPN chose the protocol (`sendRequest(context:)`, HTTP/1.1 or HTTP/2); the connection's events are
+        /// recorded as usual.
         case afterNegotiation
-        /// When its HTTP/2 stream is active: the connection, TLS included, is already up and recorded.
-        case onStream
     }
 
     private let head: HTTPRequestHead
@@ -58,11 +57,9 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        if start != .onStream {
-            recorder.connectEnd = .now()
-            recorder.phase = usesTLS ? .tls : .processing
-            if !usesTLS { recorder.requestSent = .now() }
-        }
+        recorder.connectEnd = .now()
+        recorder.phase = usesTLS ? .tls : .processing
+        if !usesTLS { recorder.requestSent = .now() }
         if start != .afterNegotiation { sendRequest(context: context) }
         context.fireChannelActive()
     }

@@ -16,12 +16,9 @@ final class HTTPVersionNegotiationTests: XCTestCase {
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/health",
                                    headers: ["Host": "example.com", "Connection": "close"])
         let recorder = HopRecorder()
-        let collector = { (start: ResponseCollector.Start) in
-            ResponseCollector(head: head, body: [], maxBodyBytes: 1_000, deadline: .now() + .seconds(60), usesTLS: true,
-                              promise: promise, recorder: recorder, start: start)
-        }
-        try HTTPProber.addNegotiatedHTTP(to: channel, collector: collector(.afterNegotiation), requiresHTTP2: requiresHTTP2,
-                                         promise: promise) { collector(.onStream) }
+        let collector = ResponseCollector(head: head, body: [], maxBodyBytes: 1_000, deadline: .now() + .seconds(60), usesTLS: true,
+                                          promise: promise, recorder: recorder, start: .afterNegotiation)
+        try HTTPProber.addNegotiatedHTTP(to: channel, collector: collector, requiresHTTP2: requiresHTTP2)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 443)).wait()
         return (channel, promise.futureResult)
     }
