@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilStore
 
 /// Renders a `/v1/status` document for a terminal. Reads the document loosely: a field the daemon does not send
 /// (an older or newer daemon) shows as `-` instead of failing.
@@ -83,12 +84,10 @@ struct StatusTable {
         }
     }
 
+    /// An RFC 3339 time of the document (parsed without a formatter: an `ISO8601DateFormatter` per target row was
+    /// most of the command's time at 10,000 targets).
     static func parseTime(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        Timestamp.parseRFC3339(text)?.date
     }
 
     /// `4 s ago`, `3 min ago`, `3 h 12 min ago`, `9 days ago` (`just now` under a second, `in the future` for clock
