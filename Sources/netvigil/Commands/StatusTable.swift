@@ -4,17 +4,17 @@ import NetVigilStore
 /// Renders a `/v1/status` document for a terminal. Reads the document loosely: a field the daemon does not send
 /// (an older or newer daemon) shows as `-` instead of failing.
 struct StatusTable {
-    let document: [String: Any]
+    let document: StatusDocument
     let feed: String
     let now: Date
 
     func render() -> String {
         var lines = [summary()]
-        if let health = document["health"] as? [String: Any], health["healthy"] as? Bool == false {
-            let problems = health["problems"] as? [String] ?? []
+        if let health = document.health, health.healthy == false {
+            let problems = health.problems ?? []
             lines.append("UNHEALTHY: " + (problems.isEmpty ? "see /healthz" : problems.joined(separator: "; ")))
         }
-        let targets = document["targets"] as? [[String: Any]] ?? []
+        let targets = document.targets ?? []
         lines.append("")
         if targets.isEmpty {
             lines.append("no probe targets")
@@ -24,14 +24,14 @@ struct StatusTable {
             lines += Self.align(rows)
             lines += Self.addressLines(targets)
         }
-        let reachability = document["reachability"] as? [[String: Any]] ?? []
-        if !reachability.isEmpty || document["captive_portal"] is [String: Any] {
+        let reachability = document.reachability ?? []
+        if !reachability.isEmpty || document.captivePortal != nil {
             lines.append("")
             lines += reachability.map(reachabilityLine)
-            if let portal = document["captive_portal"] as? [String: Any] {
-                var line = "captive portal: \(portal["state"] as? String ?? "-")"
-                if let status = portal["http_status"] as? Int { line += " (HTTP \(status))" }
-                if let message = portal["message"] as? String, !message.isEmpty { line += ": \(message)" }
+            if let portal = document.captivePortal {
+                var line = "captive portal: \(portal.state ?? "-")"
+                if let status = portal.httpStatus { line += " (HTTP \(status))" }
+                if let message = portal.message, !message.isEmpty { line += ": \(message)" }
                 lines.append(line)
             }
         }
@@ -39,38 +39,38 @@ struct StatusTable {
     }
 
     private func summary() -> String {
-        var parts = ["netvigil \(document["version"] as? String ?? "?") at \(feed)"]
-        if let uptime = document["uptime_seconds"] as? Double { parts.append("up \(Self.duration(uptime))") }
-        if let store = document["store"] as? [String: Any] {
-            if let results = store["probe_results"] as? Int { parts.append("\(results) results stored") }
-            if let pending = store["alerts_pending"] as? Int, pending > 0 { parts.append("\(pending) alerts pending delivery") }
+        var parts = ["netvigil \(document.version ?? "?") at \(feed)"]
+        if let uptime = document.uptimeSeconds { parts.append("up \(Self.duration(uptime))") }
+        if let store = document.store {
+            if let results = store.probeResults { parts.append("\(results) results stored") }
+            if let pending = store.alertsPending, pending > 0 { parts.append("\(pending) alerts pending delivery") }
         }
         return parts.joined(separator: ", ")
     }
 
-    private func targetRow(_ target: [String: Any]) -> [String] {
-        let last = target["last_result"] as? [String: Any]
-        var status = target["status"] as? String ?? "-"
-        if let failures = target["consecutive_failures"] as? Int, failures > 1, status == "down" { status += " (\(failures)x)" }
-        let probedAt = (target["last_probe_at"] as? String) ?? (last?["time"] as? String)
+    private func targetRow(_ target: StatusDocument.Target) -> [String] {
+        let last = target.lastResult
+        var status = target.status ?? "-"
+        if let failures = target.consecutiveFailures, failures > 1, status == "down" { status += " (\(failures)x)" }
+        let probedAt = target.lastProbeAt ?? last?.time
         let age = probedAt.flatMap(Self.parseTime).map { Self.age(of: $0, now: now) } ?? "never"
-        let http = (last?["http_status"] as? Int).map(String.init) ?? "-"
-        let pin = last?["pin_verdict"] as? String ?? "-"
-        let days = (last?["certificate_days_left"] as? Int).map(String.init) ?? "-"
-        let alerts = (target["firing_alerts"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        let http = last?.httpStatus.map(String.init) ?? "-"
+        let pin = last?.pinVerdict ?? "-"
+        let days = last?.certificateDaysLeft.map(String.init) ?? "-"
+        let alerts = (target.firingAlerts ?? []).compactMap(\.kind)
         // An up target with nothing to note has no reason (the page's "HTTP 200" is the HTTP column here).
         let words = StatusReason.words(for: target)
         let reason = status == "up" && (words.hasPrefix("HTTP ") || words == "responding") ? "-" : words
-        return [target["name"] as? String ?? "?", status, age, http, pin, days, alerts.isEmpty ? "-" : alerts.joined(separator: ","), reason]
+        return [target.name ?? "?", status, age, http, pin, days, alerts.isEmpty ? "-" : alerts.joined(separator: ","), reason]
     }
 
-    private func reachabilityLine(_ evaluation: [String: Any]) -> String {
-        var line = "reachability \(evaluation["target"] as? String ?? "?"): \(evaluation["status"] as? String ?? "-")"
+    private func reachabilityLine(_ evaluation: StatusDocument.Reachability) -> String {
+        var line = "reachability \(evaluation.target ?? "?"): \(evaluation.status ?? "-")"
         var via: [String] = []
-        if let interface = evaluation["interface"] as? String { via.append(interface) }
-        if let kind = evaluation["interface_kind"] as? String { via.append(kind) }
+        if let interface = evaluation.interface { via.append(interface) }
+        if let kind = evaluation.interfaceKind { via.append(kind) }
         if !via.isEmpty { line += " via \(via.joined(separator: ", "))" }
-        if let flags = evaluation["flags"] as? [String], !flags.isEmpty { line += " [\(flags.joined(separator: ","))]" }
+        if let flags = evaluation.flags, !flags.isEmpty { line += " [\(flags.joined(separator: ","))]" }
         return line
     }
 
