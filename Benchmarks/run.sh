@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|overview|scheduler|idle|probe|probe-tls|probe-trust|probe-h2|startup|scale|all]
+# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|overview|scheduler|idle|probe|probe-tls|probe-trust|probe-h2|startup|scale|status|all]
 # Figures are printed; docs/performance.md records the current ones with the machine they ran on, Benchmarks/HISTORY.md every run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -783,6 +783,73 @@ PY
   grep -E "error|critical" "$dir/daemon.log" | head -5 || true
 }
 
+# `GET /v1/status` and `netvigil status` with STATUS_TARGETS (default 10,000) HTTPS targets that all have a last
+# result, without the scale run's 10 minutes: the daemon probes each target once (first ticks spread over 100 s at
+# 10,000 targets), then is quiet until STATUS_INTERVAL (default 10m) comes round, and the two are timed on the quiet
+# daemon: STATUS_REQUESTS (30) curl requests (median) and hyperfine over STATUS_RUNS (20) fresh `netvigil status` runs.
+run_status() {
+  release --product netvigil
+  local port=18520 plain=18521 feed=18522 targets=${STATUS_TARGETS:-10000}
+  start_loopback_tls "$port" "$plain"
+  local dir=$TLS_DIR
+  trap 'if [ -n "${STATUS_DAEMON:-}" ]; then kill "$STATUS_DAEMON" 2>/dev/null; wait "$STATUS_DAEMON" 2>/dev/null || true; fi; if [ -f "$PROBE_DIR/nginx.pid" ]; then kill "$(cat "$PROBE_DIR/nginx.pid")" 2>/dev/null || true; fi; rm -rf "$PROBE_DIR"' EXIT
+  ulimit -n "$(ulimit -Hn)" || true
+  {
+    echo "storage: { path: $dir/state/netvigil.sqlite }"
+    echo "feed: { listen: 127.0.0.1:$feed }"
+    echo "log: { level: warning }"
+    echo "targets:"
+    for i in $(seq 0 $((targets - 1))); do
+      echo "  - { name: t$i, url: \"https://127.0.0.1:$port/?t=$i\", interval: ${STATUS_INTERVAL:-10m} }"
+    done
+  } > "$dir/netvigil.yml"
+  echo "status: $targets targets, https://127.0.0.1:$port/ every ${STATUS_INTERVAL:-10m}; $(hyperfine --version); commit $(git rev-parse --short HEAD)"
+  SSL_CERT_FILE=$dir/ca.pem SSL_CERT_DIR=$dir/no-such-dir "$bin/netvigil" run --config "$dir/netvigil.yml" 2>"$dir/daemon.log" &
+  STATUS_DAEMON=$!
+  local base="http://127.0.0.1:$feed"
+  # Wait until no target is pending (every one has its last result), then for the last results' writes to settle.
+  python3 - "$base" "$targets" <<'PY'
+import json, sys, time, urllib.request
+base, targets = sys.argv[1], int(sys.argv[2])
+start = time.monotonic()
+while True:
+    try:
+        with urllib.request.urlopen(base + "/v1/status", timeout=60) as response: document = json.load(response)
+        pending = sum(1 for target in document["targets"] if target["status"] == "pending")
+        if len(document["targets"]) == targets and pending == 0: break
+    except OSError:
+        pass
+    if time.monotonic() - start > 900: sys.exit("status: targets still pending after 900 s")
+    time.sleep(5)
+print(f"every target has a result after {time.monotonic() - start:.0f} s")
+PY
+  sleep 5
+  echo "load: $(uptime | sed 's/.*load/load/')"
+  local body; body=$(curl -s -o /dev/null -w '%{size_download}' "$base/v1/status")
+  for _ in $(seq "${STATUS_REQUESTS:-30}"); do
+    curl -s -o /dev/null -w '%{time_total}\n' "$base/v1/status"
+  done > "$dir/curl.txt"
+  hyperfine -N --warmup 2 --runs "${STATUS_RUNS:-20}" --export-json "$dir/cli.json" \
+    -n status "$bin/netvigil status --feed $base" -n json "$bin/netvigil status --json --feed $base" >/dev/null
+  echo "load: $(uptime | sed 's/.*load/load/')"
+  python3 - "$dir" "$targets" "$body" <<'PY'
+import json, statistics, sys
+directory, targets, body = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+curl = sorted(float(line) * 1000 for line in open(f"{directory}/curl.txt"))
+print(f"GET /v1/status ({body / 1e6:.2f} MB): median {statistics.median(curl):.1f} ms, min {curl[0]:.1f} ms, "
+      f"max {curl[-1]:.1f} ms ({len(curl)} requests)")
+cli = {r["command"]: [t * 1000 for t in r["times"]] for r in json.load(open(f"{directory}/cli.json"))["results"]}
+for name, times in cli.items():
+    print(f"netvigil status{' --json' if name == 'json' else ''}: median {statistics.median(times):.0f} ms, "
+          f"min {min(times):.0f} ms, max {max(times):.0f} ms ({len(times)} runs)")
+print(f"RESULT status targets={targets} bytes={body} status_ms={statistics.median(curl):.2f} "
+      f"cli_ms={statistics.median(cli['status']):.1f} cli_json_ms={statistics.median(cli['json']):.1f}")
+PY
+  kill "$STATUS_DAEMON" 2>/dev/null; wait "$STATUS_DAEMON" 2>/dev/null || true
+  STATUS_DAEMON=""
+  grep -E "error|critical" "$dir/daemon.log" | head -5 || true
+}
+
 case "$what" in
   store) run_store ;;
   overview) run_overview ;;
@@ -794,6 +861,7 @@ case "$what" in
   probe-trust) run_probe_trust ;;
   probe-h2) run_probe_h2 ;;
   scale) run_scale ;;
+  status) run_status ;;
   all) run_store; run_overview; run_scheduler; run_idle; run_probe ;;
   *) echo "unknown benchmark: $what" >&2; exit 64 ;;
 esac

@@ -23,6 +23,8 @@ public struct FeedState: Sendable {
     public let health: DaemonHealth?
     /// How long one `/v1/export` response may run before it is cut off (default 10 minutes).
     public let exportTimeLimit: Duration
+    /// Each target's JSON as `GET /v1/status` last sent it.
+    let statusFragments = TargetFragmentCache()
 
     public init(store: Store, startedAt: Timestamp = .now(), version: String = NetVigilVersion.current,
                 reachability: ReachabilityMonitor? = nil, metrics: FeedMetrics? = nil, events: EventHub? = nil,

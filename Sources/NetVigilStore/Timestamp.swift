@@ -127,7 +127,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         return .milliseconds(total)
     }
 
-    private static func parseRFC3339(_ text: String) -> Timestamp? {
+    /// Parses RFC 3339 only (`2026-11-22T10:00:00.120Z`, fractional seconds and offsets allowed), without
+    /// allocating a formatter: what `netvigil status` reads each target's times with.
+    public static func parseRFC3339(_ text: String) -> Timestamp? {
         let bytes = Array(text.utf8)
         var index = 0
         func number(_ count: Int) -> Int64? {

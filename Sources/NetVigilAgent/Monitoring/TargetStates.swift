@@ -90,11 +90,12 @@ public final class TargetStates: Sendable {
     public var names: [String] { state.withLock { $0.order } }
 
     /// Snapshots in configuration order; `firing` supplies the firing alerts per target.
+    /// The state is copied under the lock (copy on write) and the snapshots are built outside it, so probes
+    /// recording results do not wait for 10,000 snapshots.
     public func snapshots(now: Timestamp = .now(), firing: [String: [FiringAlert]] = [:]) -> [TargetSnapshot] {
-        state.withLock { state in
-            state.order.compactMap { name in
-                state.entries[name].map { Self.snapshot($0, now: now, firing: firing[name] ?? []) }
-            }
+        let state = state.withLock { $0 }
+        return state.order.compactMap { name in
+            state.entries[name].map { Self.snapshot($0, now: now, firing: firing[name] ?? []) }
         }
     }
 

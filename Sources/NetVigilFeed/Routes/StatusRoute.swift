@@ -2,7 +2,8 @@ import Hummingbird
 import NetVigilStore
 
 extension FeedRoutes {
-    /// `GET /v1/status`: the whole state in one document (``StatusReport``).
+    /// `GET /v1/status`: the whole state in one document (``StatusReport``); targets whose snapshot did not change
+    /// since the last request are not encoded again (``TargetFragmentCache``).
     static func addStatus(to router: Router<BasicRequestContext>, state: FeedState) {
         router.get("/v1/status") { _, _ -> Response in
             let now = Timestamp.now()
@@ -15,7 +16,8 @@ extension FeedRoutes {
                 captivePortal: state.portal?.verdict,
                 targets: state.targetSnapshots(now: now),
                 health: state.health.map { StatusReport.Health($0.check()) })
-            return try jsonResponse(report)
+            return Response(status: .ok, headers: [.contentType: "application/json"],
+                            body: .init(byteBuffer: try report.encodedJSON(cache: state.statusFragments)))
         }
     }
 }

@@ -5,11 +5,11 @@ struct StatusCheck {
     /// `target: kind` of every firing alert.
     let firingAlerts: [String]
 
-    init(document: [String: Any]) {
-        let targets = document["targets"] as? [[String: Any]] ?? []
-        downTargets = targets.filter { $0["status"] as? String == "down" }.map { $0["name"] as? String ?? "?" }
+    init(document: StatusDocument) {
+        let targets = document.targets ?? []
+        downTargets = targets.filter { $0.status == "down" }.map { $0.name ?? "?" }
         firingAlerts = targets.flatMap { target in
-            (target["firing_alerts"] as? [[String: Any]] ?? []).map { "\(target["name"] as? String ?? "?"): \($0["kind"] as? String ?? "?")" }
+            (target.firingAlerts ?? []).map { "\(target.name ?? "?"): \($0.kind ?? "?")" }
         }
     }
 

@@ -67,13 +67,12 @@ struct StatusCommand: AsyncParsableCommand {
             default:
                 throw CLIFailure(.ioError, "the feed at \(feed) answered HTTP \(status): \(Self.errorText(body))")
             }
-            let document = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
             if json {
                 FileHandle.standardOutput.write(body)
                 if body.last != UInt8(ascii: "\n") { FileHandle.standardOutput.write(Data("\n".utf8)) }
                 if !check { return }
             }
-            guard let document else {
+            guard let document = try? JSONDecoder().decode(StatusDocument.self, from: body) else {
                 throw CLIFailure(.dataError, "the feed at \(feed) did not answer with a status document (is it a netvigil feed?)")
             }
             if !json { print(StatusTable(document: document, feed: feed, now: Date()).render(), terminator: "") }

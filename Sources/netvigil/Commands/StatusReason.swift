@@ -13,27 +13,27 @@ enum StatusReason {
     ]
 
     /// The reason for one `/v1/status` target entry.
-    static func words(for target: [String: Any]) -> String {
-        let status = target["status"] as? String
+    static func words(for target: StatusDocument.Target) -> String {
+        let status = target.status
         if status == "pending" { return "not probed yet" }
-        guard let last = target["last_result"] as? [String: Any] else { return "no result" }
-        let days = last["certificate_days_left"] as? Int
-        let pin = last["pin_verdict"] as? String
+        guard let last = target.lastResult else { return "no result" }
+        let days = last.certificateDaysLeft
+        let pin = last.pinVerdict
         if pin == "mismatch" || pin == "mismatch_reported" { return "pin mismatch" }
         if let days, days < 0 { return "certificate expired" }
         if status == "skipped" {
-            return "not reachable" + ((last["reachability_status"] as? String).map { " (\($0))" } ?? "")
+            return "not reachable" + (last.reachabilityStatus.map { " (\($0))" } ?? "")
         }
         if status == "down" {
-            let kind = last["error_kind"] as? String
-            if kind == "status", let code = last["http_status"] as? Int { return "HTTP \(code)" }
-            if kind == "trust", let verdict = last["trust_verdict"] as? String, verdict.hasPrefix("untrusted:") {
+            let kind = last.errorKind
+            if kind == "status", let code = last.httpStatus { return "HTTP \(code)" }
+            if kind == "trust", let verdict = last.trustVerdict, verdict.hasPrefix("untrusted:") {
                 return "certificate not trusted (\(verdict.dropFirst("untrusted:".count)))"
             }
             return kind.map { kindWords[$0] ?? $0 } ?? "failed"
         }
         if pin == "expired" { return "pins expired" }
         if let days, days < 14 { return "certificate expires in \(days == 1 ? "1 day" : "\(days) days")" }
-        return (last["http_status"] as? Int).map { "HTTP \($0)" } ?? "responding"
+        return last.httpStatus.map { "HTTP \($0)" } ?? "responding"
     }
 }

@@ -1,0 +1,127 @@
+/// The parts of a `/v1/status` document that `netvigil status` shows, decoded loosely: a field that is missing or of
+/// another type (an older or newer daemon) is nil, never an error (``Loose``). Only a body that is not a JSON object
+/// fails.
+///
+/// Typed decoding skips the fields the table does not show; `JSONSerialization` into `[String: Any]` built all of
+/// them (about 40 per target) and was most of the command's remaining time at 10,000 targets.
+struct StatusDocument: Decodable {
+    @Loose var version: String?
+    @Loose var uptimeSeconds: Double?
+    @Loose var store: Store?
+    @Loose var health: Health?
+    @Loose var targets: [Target]?
+    @Loose var reachability: [Reachability]?
+    @Loose var captivePortal: Portal?
+
+    enum CodingKeys: String, CodingKey {
+        case version, store, health, targets, reachability
+        case uptimeSeconds = "uptime_seconds", captivePortal = "captive_portal"
+    }
+
+    struct Store: Decodable {
+        @Loose var probeResults: Int?
+        @Loose var alertsPending: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case probeResults = "probe_results", alertsPending = "alerts_pending"
+        }
+    }
+
+    struct Health: Decodable {
+        @Loose var healthy: Bool?
+        @Loose var problems: [String]?
+    }
+
+    struct Target: Decodable {
+        @Loose var name: String?
+        @Loose var status: String?
+        @Loose var consecutiveFailures: Int?
+        @Loose var lastProbeAt: String?
+        @Loose var lastResult: LastResult?
+        @Loose var firingAlerts: [Alert]?
+        @Loose var addresses: [Address]?
+
+        enum CodingKeys: String, CodingKey {
+            case name, status, addresses
+            case consecutiveFailures = "consecutive_failures", lastProbeAt = "last_probe_at"
+            case lastResult = "last_result", firingAlerts = "firing_alerts"
+        }
+    }
+
+    struct LastResult: Decodable {
+        @Loose var time: String?
+        @Loose var httpStatus: Int?
+        @Loose var pinVerdict: String?
+        @Loose var certificateDaysLeft: Int?
+        @Loose var reachabilityStatus: String?
+        @Loose var errorKind: String?
+        @Loose var trustVerdict: String?
+
+        enum CodingKeys: String, CodingKey {
+            case time
+            case httpStatus = "http_status", pinVerdict = "pin_verdict", certificateDaysLeft = "certificate_days_left"
+            case reachabilityStatus = "reachability_status", errorKind = "error_kind", trustVerdict = "trust_verdict"
+        }
+    }
+
+    struct Alert: Decodable {
+        @Loose var kind: String?
+    }
+
+    /// One address of an `addresses: all` target.
+    struct Address: Decodable {
+        @Loose var address: String?
+        @Loose var interface: String?
+        @Loose var status: String?
+        @Loose var errorKind: String?
+        @Loose var pinVerdict: String?
+
+        enum CodingKeys: String, CodingKey {
+            case address, interface, status
+            case errorKind = "error_kind", pinVerdict = "pin_verdict"
+        }
+    }
+
+    struct Reachability: Decodable {
+        @Loose var target: String?
+        @Loose var status: String?
+        @Loose var interface: String?
+        @Loose var interfaceKind: String?
+        @Loose var flags: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case target, status, interface, flags
+            case interfaceKind = "interface_kind"
+        }
+    }
+
+    struct Portal: Decodable {
+        @Loose var state: String?
+        @Loose var httpStatus: Int?
+        @Loose var message: String?
+
+        enum CodingKeys: String, CodingKey {
+            case state, message
+            case httpStatus = "http_status"
+        }
+    }
+}
+
+/// A field read loosely: nil when it is missing, null or not a `Value`, where plain decoding would fail the document.
+@propertyWrapper
+struct Loose<Value: Decodable>: Decodable {
+    var wrappedValue: Value?
+
+    init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    init(from decoder: any Decoder) throws {
+        wrappedValue = try? decoder.singleValueContainer().decode(Value.self)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// What synthesized decoding calls for a ``Loose`` field: a missing key is nil instead of an error.
+    func decode<Value>(_ type: Loose<Value>.Type, forKey key: Key) throws -> Loose<Value> {
+        (try? decodeIfPresent(type, forKey: key)) ?? Loose(wrappedValue: nil)
+    }
+}

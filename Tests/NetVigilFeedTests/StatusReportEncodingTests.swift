@@ -1,0 +1,76 @@
+import Foundation
+import NetVigilAgent
+import NetVigilProbeModel
+import NetVigilReachability
+import NetVigilStore
+import NIOCore
+import XCTest
+@testable import NetVigilFeed
+
+/// `/v1/status` assembled from per-target fragments (``TargetFragmentCache``) is byte for byte what `JSONEncoder`
+/// makes of the whole report, with a cold cache, a warm one, after a target changed and after one was removed.
+final class StatusReportEncodingTests: XCTestCase {
+    private static let yaml = """
+        labels: { team: edge }
+        targets:
+          - { name: api, url: "https://api.example.com/v1?q=1", labels: { tier: "gold \\"1\\"" } }
+          - { name: down, url: "https://down.example.com/" }
+          - { name: pending, url: "http://pending.example.com/" }
+        """
+
+    private func states() throws -> TargetStates {
+        let configured = try AgentConfiguration(yaml: Self.yaml, file: "t.yml")
+        let states = TargetStates()
+        states.configure(configured.targets.targets)
+        let now = Timestamp.now()
+        states.record(ProbeRecord(
+            time: now.adding(.seconds(-5)), target: "api", url: "https://api.example.com/v1?q=1", outcome: .ok,
+            timings: PhaseTimings(resolve: 0.002, connect: 0.278, tls: 5.398, processing: 8.309, transfer: 0.013, total: 14.223),
+            trustVerdict: .trusted,
+            findings: [TrustFinding(code: "w_x", certificate: 0, message: "é / \"quoted\"\ttab\u{1}")]))
+        states.record(ProbeRecord(
+            time: now.adding(.seconds(-3)), target: "down", url: "https://down.example.com/", outcome: .failed,
+            errorKind: .connectRefused, errorMessage: "connect(2) to 192.0.2.1:443: refused <a&b>\n",
+            timings: PhaseTimings(resolve: 1, connect: 2, tls: 0, processing: 0, transfer: 0, total: 3)))
+        return states
+    }
+
+    private func report(_ targets: [TargetSnapshot], portal: Bool) throws -> StatusReport {
+        let store = try JSONDecoder().decode(StoreStatistics.self, from: Data("""
+            {"path": "/var/lib/netvigil/n.sqlite", "size_bytes": 4096, "probe_results": 2, "certificates": 0,
+             "reachability_events": 1, "alerts": 1, "alerts_pending": 0, "oldest": "2026-11-24T10:00:00.000Z"}
+            """.utf8))
+        let verdict = try JSONDecoder().decode(CaptivePortalChecker.Verdict.self, from: Data("""
+            {"state": "portal", "url": "http://captive.example/generate_204", "http_status": 302, "message": "redirected"}
+            """.utf8))
+        return StatusReport(
+            version: "1.2.3", startedAt: Timestamp(milliseconds: 1_790_000_000_123), uptimeSeconds: 3_601.25,
+            store: store, reachability: [.unknown(.default, time: Date(timeIntervalSince1970: 1_790_000_000))],
+            captivePortal: portal ? verdict : nil, targets: targets,
+            health: portal ? StatusReport.Health(DaemonHealth.Report(problems: ["store not writable"])) : nil)
+    }
+
+    private func expected(_ report: StatusReport) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
+    }
+
+    func testFragmentsMatchTheWholeReportColdWarmChangedAndRemoved() throws {
+        let states = try states()
+        let cache = TargetFragmentCache()
+        let firing = ["down": [FiringAlert(target: "down", kind: "target_down", since: .now(), message: "down 3x")]]
+        for portal in [true, false] {
+            let report = try report(states.snapshots(firing: firing), portal: portal)
+            XCTAssertEqual(String(buffer: try report.encodedJSON(cache: cache)), try expected(report), "cold or warm, portal \(portal)")
+        }
+        states.record(ProbeRecord(time: .now(), target: "down", url: "https://down.example.com/", outcome: .ok,
+                                  timings: PhaseTimings(resolve: 1, connect: 2, tls: 3, processing: 4, transfer: 5, total: 15)))
+        let changed = try report(states.snapshots(), portal: true)
+        XCTAssertEqual(String(buffer: try changed.encodedJSON(cache: cache)), try expected(changed), "a changed target is encoded again")
+        let removed = try report(Array(states.snapshots().prefix(1)), portal: false)
+        XCTAssertEqual(String(buffer: try removed.encodedJSON(cache: cache)), try expected(removed))
+        let none = try report([], portal: false)
+        XCTAssertEqual(String(buffer: try none.encodedJSON(cache: cache)), try expected(none), "no targets: []")
+    }
+}
