@@ -6,7 +6,7 @@ import Prometheus
 /// ```swift
 /// let metrics = FeedMetrics()
 /// ReachabilityRecorder(..., metrics: metrics.agent)      // producers write
-/// FeedState(store: store, metrics: metrics)              // GET /metrics renders metrics.registry
+/// FeedState(store: store, metrics: metrics)              // GET /metrics renders metrics.exposition()
 /// ```
 public struct FeedMetrics: Sendable {
     /// What `GET /metrics` renders.
@@ -30,13 +30,15 @@ public struct FeedMetrics: Sendable {
         return exposition()
     }
 
-    /// The Prometheus text exposition (format 0.0.4) of everything in the registry, in a stable order.
+    /// The Prometheus text exposition (format 0.0.4) of everything in the registry and of the agent's per-target
+    /// series (rendered from its table, not registered), in a stable order.
     ///
     /// The registry emits families and series in hash order, different from run to run; families are sorted by
     /// name, and the series of gauges and counters by their text, so scrapes read and diff well.
     public func exposition() -> [UInt8] {
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
+        agent.renderTargetSeries(into: &buffer)
         return Self.sorted(buffer)
     }
 

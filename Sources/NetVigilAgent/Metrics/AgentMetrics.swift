@@ -9,6 +9,9 @@ import Synchronization
 ///
 /// The factory is passed in rather than taken from `MetricsSystem.bootstrap` (allowed once per process), so the
 /// daemon and each test can have their own registry. Names, types and help texts are in `AgentMetrics.catalogue`.
+/// The per-target series (probe, per-address and reachability: nearly all series with many targets) do not go through
+/// the factory: they are values in a `TargetSeriesTable`, updated in O(1) per probe and rendered at scrape time by
+/// `renderTargetSeries(into:)`, which the feed appends to the registry's exposition.
 ///
 /// Rules for the per-target probe series (they describe the target's last probe that ran):
 /// - A skipped probe (host `NotReachable`) sets `netvigil_probe_skipped` to 1, counts `outcome="skipped"` and leaves
@@ -25,12 +28,6 @@ public final class AgentMetrics: Sendable {
     /// Phase label values of `netvigil_probe_duration_seconds`, in probe order.
     public static let phases = ["resolve", "connect", "tls", "processing", "transfer", "total"]
 
-    private static let probeMetricNames: Set<String> = Set([
-        Name.probeSuccess, Name.probeSkipped, Name.probeDuration, Name.probeHTTPStatusCode, Name.probeHTTPVersion, Name.tlsTrusted,
-        Name.tlsPinMatch, Name.tlsEarliestCertExpiry, Name.tlsServedKeyInfo, Name.tlsFindings, Name.probesTotal,
-    ]).union(addressMetricNames)
-    private static let reachabilityMetricNames: Set<String> = [Name.reachabilityStatus, Name.reachabilityFlag]
-
     /// A metric name and its label pairs, flattened (`[name1, value1, name2, value2, ...]`).
     private struct SeriesKey: Hashable {
         let name: String
@@ -40,25 +37,21 @@ public final class AgentMetrics: Sendable {
             self.name = name
             self.labels = labels.flatMap { [$0.0, $0.1] }
         }
-
-        /// The value of the first label when it is `target`.
-        var target: String? { labels.count >= 2 && labels[0] == "target" ? labels[1] : nil }
     }
 
+    /// The process-wide and other low-cardinality series, as swift-metrics handles.
     private struct State {
         var gauges: [SeriesKey: Gauge] = [:]
         var counters: [SeriesKey: Counter] = [:]
         /// Unlabelled floating-point counters and the total they were raised to.
         var floatingCounters: [String: (counter: FloatingPointCounter, total: Double)] = [:]
         var netlinkResyncs = 0
-        /// The extra labels each target's probe series carry now (`endpoint`, configured labels).
-        var targetLabels: [String: [String]] = [:]
-        /// Targets whose last tick left per-address series (`addresses: all`).
-        var addressTargets: Set<String> = []
     }
 
     private let factory: any MetricsFactory
     private let state = Mutex(State())
+    /// The per-target series (probe, per-address, reachability), rendered by `renderTargetSeries(into:)`.
+    let targets = Mutex(TargetSeriesTable())
     /// The scheduler whose punctuality `refreshScheduler()` exports (nil: none, e.g. in tests).
     let followedScheduler = Mutex<SchedulerStatistics?>(nil)
 
@@ -84,68 +77,15 @@ public final class AgentMetrics: Sendable {
     /// probe's (a reload changed them), the target's series with the old labels are removed first. `findings` is the
     /// number of Baseline Requirements findings of the served chain (nil without a TLS verdict).
     public func probeFinished(target: String, labels: [(String, String)] = [], record: ProbeRecord, findings: Int? = nil) {
-        let targetLabel = ("target", target)
-        state.withLock { state in
-            let flat = labels.flatMap { [$0.0, $0.1] }
-            if let previous = state.targetLabels[target], previous != flat {
-                self.removeSeries(names: Self.probeMetricNames, target: target, in: &state)
-            }
-            state.targetLabels[target] = flat
-            func setGauge(_ name: String, _ own: [(String, String)], _ value: Double) {
-                self.setGauge(name, own + labels, value, in: &state)
-            }
-            func setOrRemoveGauge(_ name: String, _ own: [(String, String)], _ value: Double?) {
-                self.setOrRemoveGauge(name, own + labels, value, in: &state)
-            }
-            for outcome in ProbeOutcome.allCases {
-                // All outcomes exist from the first probe on, so rate() sees the first failure.
-                let counter = self.counter(Name.probesTotal, [targetLabel, ("outcome", outcome.rawValue)] + labels, in: &state)
-                if outcome == record.outcome { counter.increment() }
-            }
-            if record.outcome == .skipped {
-                setGauge(Name.probeSkipped, [targetLabel], 1)
-                return
-            }
-            setGauge(Name.probeSkipped, [targetLabel], 0)
-            setGauge(Name.probeSuccess, [targetLabel], record.outcome == .ok ? 1 : 0)
-            let timings = record.timings
-            let milliseconds = [timings.resolve, timings.connect, timings.tls, timings.processing, timings.transfer,
-                                timings.total]
-            for (phase, value) in zip(Self.phases, milliseconds) {
-                setGauge(Name.probeDuration, [targetLabel, ("phase", phase)], (value ?? 0) / 1_000)
-            }
-            // Only STARTTLS-style targets (smtp://, ldap://, postgres://, ...) have this phase.
-            setOrRemoveGauge(Name.probeDuration, [targetLabel, ("phase", "starttls")], timings.starttls.map { $0 / 1_000 })
-            // Only proxied targets (connect to the proxy and, for a tunnel, its CONNECT answer).
-            setOrRemoveGauge(Name.probeDuration, [targetLabel, ("phase", "proxy")], timings.proxy.map { $0 / 1_000 })
-            // Only probes that downloaded revocation data (CRLs, OCSP answers) the caches did not hold.
-            setOrRemoveGauge(Name.probeDuration, [targetLabel, ("phase", "revocation")], timings.revocation.map { $0 / 1_000 })
-            setGauge(Name.probeHTTPStatusCode, [targetLabel], Double(record.httpStatus ?? 0))
-            setGauge(Name.probeHTTPVersion, [targetLabel], Self.httpVersionValue(record.httpVersion))
-            setOrRemoveGauge(Name.tlsTrusted, [targetLabel], Self.trustedValue(record.trustVerdict))
-            setOrRemoveGauge(Name.tlsPinMatch, [targetLabel], Self.pinMatchValue(record.pinVerdict))
-            let earliest = record.servedChain.map(\.notAfter).min().map { Double($0.milliseconds) / 1_000 }
-            setOrRemoveGauge(Name.tlsEarliestCertExpiry, [targetLabel], earliest)
-            // One series per target: the key served now (a new key replaces the old series; no chain, no series).
-            let pin = record.servedChain.first?.spkiPin
-            let stale = state.gauges.keys.filter { key in
-                key.name == Name.tlsServedKeyInfo && key.target == target && (pin == nil || key.labels[3] != pin)
-            }
-            for key in stale { state.gauges.removeValue(forKey: key)?.destroy() }
-            if let pin { setGauge(Name.tlsServedKeyInfo, [targetLabel, ("pin", pin)], 1) }
-            setOrRemoveGauge(Name.tlsFindings, [targetLabel], findings.map(Double.init))
-        }
+        let lastRun = record.outcome == .skipped ? nil : Self.lastRun(of: record, findings: findings)
+        targets.withLock { $0.recordProbe(target: target, labels: labels, outcome: record.outcome, lastRun: lastRun) }
     }
 
     /// Records a reachability evaluation: status and one 0/1 series per flag name.
     public func reachabilityChanged(_ evaluation: ReachabilityEvaluation) {
-        let targetLabel = ("target", evaluation.target.description)
-        state.withLock { state in
-            self.setGauge(Name.reachabilityStatus, [targetLabel], Double(evaluation.status.rawValue), in: &state)
-            for (flag, name) in ReachabilityFlags.named {
-                self.setGauge(Name.reachabilityFlag, [targetLabel, ("flag", name)],
-                              evaluation.flags.contains(flag) ? 1 : 0, in: &state)
-            }
+        targets.withLock { table in
+            table.recordReachability(target: evaluation.target.description, status: Double(evaluation.status.rawValue),
+                                     flags: evaluation.flags)
         }
     }
 
@@ -180,54 +120,25 @@ public final class AgentMetrics: Sendable {
 
     /// Drops every probe series of `target` (configuration reload removed it).
     public func targetRemoved(_ target: String) {
-        removeSeries(names: Self.probeMetricNames, target: target)
+        targets.withLock { $0.removeProbeTarget(target) }
     }
 
     /// Drops the reachability series of a reachability target no longer watched.
     public func reachabilityTargetRemoved(_ target: ReachabilityTarget) {
-        removeSeries(names: Self.reachabilityMetricNames, target: target.description)
+        targets.withLock { $0.removeReachabilityTarget(target.description) }
+    }
+
+    /// Appends the per-target series in the Prometheus text format (the feed adds them to the registry's exposition).
+    /// The table is copied under the lock and rendered outside it, so probes finishing meanwhile do not wait.
+    public func renderTargetSeries(into buffer: inout [UInt8]) {
+        let table = targets.withLock { $0 }
+        table.render(into: &buffer)
     }
 
     // MARK: - Series bookkeeping (the `in state:` variants run under the lock)
 
-    private func removeSeries(names: Set<String>, target: String) {
-        state.withLock { state in removeSeries(names: names, target: target, in: &state) }
-    }
-
-    private func removeSeries(names: Set<String>, target: String, in state: inout State) {
-        let matches = { (key: SeriesKey) in names.contains(key.name) && key.target == target }
-        for key in state.gauges.keys.filter(matches) {
-            state.gauges.removeValue(forKey: key)?.destroy()
-        }
-        for key in state.counters.keys.filter(matches) {
-            state.counters.removeValue(forKey: key)?.destroy()
-        }
-        if names == Self.probeMetricNames { state.targetLabels[target] = nil }
-    }
-
     func setGauge(_ name: String, _ labels: [(String, String)], _ value: Double) {
         state.withLock { state in setGauge(name, labels, value, in: &state) }
-    }
-
-    /// Sets `name` with `labels` to `value`, or removes that series when `value` is nil.
-    func setOrRemoveGauge(_ name: String, _ labels: [(String, String)], _ value: Double?) {
-        state.withLock { state in setOrRemoveGauge(name, labels, value, in: &state) }
-    }
-
-    /// Records whether `target` has per-address series from now on; returns whether it had them before.
-    func swapAddressSeries(of target: String, to present: Bool) -> Bool {
-        state.withLock { state in
-            let had = state.addressTargets.contains(target)
-            if present { state.addressTargets.insert(target) } else { state.addressTargets.remove(target) }
-            return had
-        }
-    }
-
-    /// Removes every gauge whose name and flattened labels (`[name1, value1, ...]`) match.
-    func removeGauges(where matches: (String, [String]) -> Bool) {
-        state.withLock { state in
-            for key in state.gauges.keys where matches(key.name, key.labels) { state.gauges.removeValue(forKey: key)?.destroy() }
-        }
     }
 
     /// Adds to an unlabelled counter (0 creates it, so it is exported from the start).
@@ -259,20 +170,33 @@ public final class AgentMetrics: Sendable {
         state.gauges[key] = gauge
     }
 
-    private func setOrRemoveGauge(_ name: String, _ labels: [(String, String)], _ value: Double?, in state: inout State) {
-        if let value {
-            setGauge(name, labels, value, in: &state)
-        } else {
-            state.gauges.removeValue(forKey: SeriesKey(name, labels))?.destroy()
-        }
-    }
-
     private func counter(_ name: String, _ labels: [(String, String)], in state: inout State) -> Counter {
         let key = SeriesKey(name, labels)
         if let counter = state.counters[key] { return counter }
         let counter = Counter(label: name, dimensions: labels, factory: factory)
         state.counters[key] = counter
         return counter
+    }
+
+    // MARK: - Values of a probe
+
+    /// The per-target values a probe that ran leaves (phase durations in seconds, 0 for a phase of the six that did
+    /// not run; the optional phases and TLS values nil when the probe had none).
+    static func lastRun(of record: ProbeRecord, findings: Int?) -> TargetSeriesTable.LastRun {
+        let timings = record.timings
+        let always: [Double?] = [timings.resolve, timings.connect, timings.tls, timings.processing, timings.transfer,
+                                 timings.total].map { $0 ?? 0 }
+        let milliseconds = always + [timings.starttls, timings.proxy, timings.revocation]
+        return TargetSeriesTable.LastRun(
+            success: record.outcome == .ok ? 1 : 0,
+            durations: milliseconds.map { $0.map { $0 / 1_000 } },
+            httpStatus: Double(record.httpStatus ?? 0),
+            httpVersion: httpVersionValue(record.httpVersion),
+            trusted: trustedValue(record.trustVerdict),
+            pinMatch: pinMatchValue(record.pinVerdict),
+            earliestExpiry: record.servedChain.map(\.notAfter).min().map { Double($0.milliseconds) / 1_000 },
+            servedPin: record.servedChain.first?.spkiPin,
+            findings: findings.map(Double.init))
     }
 
     // MARK: - Verdict values
