@@ -27,7 +27,8 @@ extension ResidentPages {
     static func mappings(of path: String, maps: String) -> [Mapping] {
         maps.split(separator: "\n", omittingEmptySubsequences: true).compactMap { line in
             let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count == 6, fields[5] == path else { return nil }
+            // The last field keeps the padding before the path.
+            guard fields.count == 6, fields[5].drop(while: { $0 == " " }) == path else { return nil }
             let bounds = fields[0].split(separator: "-")
             guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16), end > start else {
                 return nil
