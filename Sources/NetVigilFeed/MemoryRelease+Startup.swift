@@ -1,7 +1,4 @@
 import CMalloc
-#if canImport(Glibc)
-import Glibc
-#endif
 import NetVigilConcurrency
 import NetVigilSystem
 
@@ -17,8 +14,6 @@ extension MemoryRelease {
             _ = await BlockingWork.run {
                 malloc_trim(0)
                 ResidentPages.releaseFileBacked()
-                // Measurement switch (docs/performance.md): NETVIGIL_KEEP_PAGE_CACHE=1 leaves the binary's page cache.
-                if getenv("NETVIGIL_KEEP_PAGE_CACHE") == nil { ResidentPages.evictExecutablePageCache() }
             }
         }
     }
