@@ -42,6 +42,7 @@ let package = Package(
         .target(
             name: "NetVigilStore",
             dependencies: [
+                "CMalloc",
                 "NetVigilConcurrency",
                 "NetVigilSystem",
                 "NetVigilProbeModel",

@@ -90,14 +90,16 @@ run_scheduler() {
     --interval "${SCHEDULER_INTERVAL:-10s}" --seconds "${SCHEDULER_SECONDS:-300}"
 }
 
-# Idle daemon with 100 targets (60 s interval) vs prometheus-blackbox-exporter idle, measured over the same 120 s.
+# Idle daemon with 100 targets (60 s interval) vs prometheus-blackbox-exporter idle, measured over the same window:
+# IDLE_SECONDS (default 120; 3600 for the growth check). IDLE_PORT (default 18481) and the two ports above it are
+# used, so two runs can go side by side.
 run_idle() {
   release --product netvigil
   if ! command -v prometheus-blackbox-exporter >/dev/null && [ "$(id -u)" = 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus-blackbox-exporter >/dev/null
   fi
   local dir; dir=$(mktemp -d)
-  local port=18481 feed=18482 bbe=18483
+  local port=${IDLE_PORT:-18481}; local feed=$((port + 1)) bbe=$((port + 2))
   start_nginx "$dir" "$port"
   {
     echo "storage: { path: $dir/state/netvigil.sqlite }"
@@ -115,7 +117,7 @@ run_idle() {
     exporter=$!
   fi
   sleep 20
-  # RSS (anonymous + file-backed pages) after each minute of the window (IDLE_SECONDS, default 120): growth shows.
+  # RSS (anonymous + file-backed pages) after each minute of the window, printed as it is taken: growth shows.
   python3 - "$daemon" "$exporter" "${IDLE_SECONDS:-120}" <<'PY'
 import os, sys, time
 tick = os.sysconf("SC_CLK_TCK")
@@ -129,9 +131,13 @@ pids = {"netvigil (100 targets, 60 s interval)": sys.argv[1]}
 if sys.argv[2]: pids["prometheus-blackbox-exporter (idle, no scrapes)"] = sys.argv[2]
 before = {name: cpu(pid) for name, pid in pids.items()}
 samples = {name: [] for name in pids}
-for _ in range(seconds // 60):
+for minute in range(1, seconds // 60 + 1):
     time.sleep(60)
-    for name, pid in pids.items(): samples[name].append(memory(pid)[0])
+    for name, pid in pids.items():
+        rss, anon, file = memory(pid)
+        samples[name].append(rss)
+        print(f"minute {minute} {name.split()[0]}: RSS {rss:.2f} MB (anonymous {anon:.2f}, file-backed {file:.2f}) "
+              f"at {time.strftime('%H:%M:%S', time.gmtime())} UTC, load {open('/proc/loadavg').read().split()[0]}", flush=True)
 time.sleep(seconds % 60)
 for name, pid in pids.items():
     used = cpu(pid) - before[name]

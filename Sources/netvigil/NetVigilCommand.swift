@@ -1,4 +1,5 @@
 import ArgumentParser
+import CMalloc
 import Foundation
 import NetVigilAgent
 import NetVigilHTTP
@@ -25,6 +26,10 @@ struct NetVigilCommand: AsyncParsableCommand {
 
     /// Parses and runs; usage errors print one line (`netvigil: ...`) and exit 64, help and version print in full.
     static func main() async {
+        // The daemon allocates from one malloc arena: with an arena per thread (NIO loops, Dispatch workers) its
+        // idle heap measured ~1 MB more and grew at every retention pass (docs/performance.md, Footprint). Set before
+        // the event-loop threads start, so that they share it too.
+        if CommandLine.arguments.dropFirst().first == "run" { _ = mallopt(M_ARENA_MAX, 1) }
         // `probe` runs on its own one-thread loop (CommandEventLoop), started here so that OpenSSL's set-up on it
         // overlaps the parsing of the arguments.
         if CommandLine.arguments.dropFirst().first == "probe" { CommandEventLoop.prepare() }

@@ -20,8 +20,12 @@ public struct RetentionService: Service {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 await self.pruneOnce()
-                // With no export reading, the WAL is copied back and truncated (exports checkpoint as they end).
-                if self.store.exportsInProgress == 0 { _ = try? await self.store.checkpoint() }
+                // With no export reading, the WAL is copied back and truncated (exports checkpoint as they end),
+                // and the page caches the writes since the last pass filled are given back.
+                if self.store.exportsInProgress == 0 {
+                    _ = try? await self.store.checkpoint()
+                    await self.store.releaseMemory()
+                }
                 try? await Task.sleep(for: self.interval)
             }
         }
