@@ -73,4 +73,11 @@ final class StatusReportEncodingTests: XCTestCase {
         let none = try report([], portal: false)
         XCTAssertEqual(String(buffer: try none.encodedJSON(cache: cache)), try expected(none), "no targets: []")
     }
+
+    func testTheSpliceTakesOnlyTheTopLevelTargetsMember() throws {
+        let json = Data(#"{"a":{"targets":[]},"b":"\"targets\":[]","targets":[],"z":1}"#.utf8)
+        let split = try XCTUnwrap(StatusReport.topLevelTargetsArray(in: json))
+        XCTAssertEqual(String(decoding: json[..<split], as: UTF8.self), #"{"a":{"targets":[]},"b":"\"targets\":[]","targets":["#)
+        XCTAssertNil(StatusReport.topLevelTargetsArray(in: Data(#"{"a":{"targets":[]}}"#.utf8)), "a nested member is not taken")
+    }
 }
