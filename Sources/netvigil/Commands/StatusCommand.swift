@@ -119,7 +119,9 @@ struct StatusCommand: AsyncParsableCommand {
             throw CLIFailure(.usage, "--feed: \(error)")
         }
         do {
-            trustStore = try caFile.map { try TrustStore(systemRoots: true, caPaths: [$0]) } ?? TrustStore.system()
+            // A plain-HTTP feed needs no roots: loading the system bundle would only cost start-up time.
+            trustStore = try caFile.map { try TrustStore(systemRoots: true, caPaths: [$0]) }
+                ?? (url.scheme == "https" ? TrustStore.system() : TrustStore(systemRoots: false))
         } catch {
             throw CLIFailure(.noInput, "--ca: \(error)")
         }
