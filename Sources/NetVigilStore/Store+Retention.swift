@@ -23,10 +23,10 @@ extension Store {
     public func prune(olderThan cutoff: Timestamp, batchSize: Int = 2_000) async throws -> PruneSummary {
         var summary = PruneSummary()
         let cut = cutoff.milliseconds
-        summary.probeResults = try await deleteInBatches(batchSize, sql: """
+        summary.probeResults = try await deleteInBatches(batchSize, tallied: .probeResults, sql: """
             DELETE FROM probe_results WHERE id IN (SELECT id FROM probe_results WHERE time_ms < \(cut) ORDER BY time_ms LIMIT ?)
             """)
-        summary.reachabilityEvents = try await deleteInBatches(batchSize, sql: """
+        summary.reachabilityEvents = try await deleteInBatches(batchSize, tallied: .reachabilityEvents, sql: """
             DELETE FROM reachability_events WHERE id IN (SELECT id FROM reachability_events WHERE time_ms < \(cut) ORDER BY time_ms LIMIT ?)
             """)
         summary.alerts = try await deleteInBatches(batchSize, sql: """
@@ -68,15 +68,22 @@ extension Store {
         }
     }
 
-    private func deleteInBatches(_ batchSize: Int, clearsIDCache: Bool = false, sql: String) async throws -> Int {
+    private func deleteInBatches(_ batchSize: Int, clearsIDCache: Bool = false, tallied: RowTally.Table? = nil,
+                                 sql: String) async throws -> Int {
         try await inBatches(batchSize) {
-            try await pool.write { db in
-                try db.execute(sql: sql, arguments: [batchSize])
-                if clearsIDCache, db.changesCount > 0 {
-                    // Inside the transaction: the next writer cannot see a stale id.
-                    self.knownIDs.withLock { $0 = Store.KnownIDs() }
+            do {
+                return try await pool.write { db in
+                    try db.execute(sql: sql, arguments: [batchSize])
+                    if clearsIDCache, db.changesCount > 0 {
+                        // Inside the transaction: the next writer cannot see a stale id.
+                        self.knownIDs.withLock { $0 = Store.KnownIDs() }
+                    }
+                    if let tallied { self.rowTally.adjust(tallied, by: -db.changesCount) }
+                    return db.changesCount
                 }
-                return db.changesCount
+            } catch {
+                rowTally.forget()
+                throw error
             }
         }
     }

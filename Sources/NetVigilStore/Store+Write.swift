@@ -18,12 +18,15 @@ extension Store {
             let learned = try await writeWithoutForeignKeys { db in
                 var inserter = BatchInserter(db: db, known: self.knownIDs.withLock { $0 })
                 try inserter.insert(batch)
+                self.rowTally.adjust(.probeResults, by: batch.probes.count)
+                self.rowTally.adjust(.reachabilityEvents, by: batch.reachabilityEvents.count)
                 return inserter.learned
             }
             if !learned.certificates.isEmpty || !learned.chains.isEmpty {
                 knownIDs.withLock { $0.merge(learned) }
             }
         } catch {
+            rowTally.forget()
             throw Store.classify(error, path: path)
         }
     }

@@ -14,6 +14,8 @@ public final class Store: Sendable {
     /// Ids of stored certificates (by sha256) and chains (by fingerprint), so repeated chains cost no lookups.
     /// Changed only after a commit, or cleared inside the transaction that deletes rows.
     let knownIDs = Mutex(KnownIDs())
+    /// Rows of the results and reachability tables, kept by this process's writes (see ``RowTally``).
+    let rowTally = RowTally()
     /// Exports reading now; the last to finish checkpoints the WAL.
     let activeExports = Atomic<Int>(0)
     static let idCacheLimit = 50_000

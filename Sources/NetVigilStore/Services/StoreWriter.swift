@@ -113,6 +113,12 @@ public final class StoreWriter: Service, Sendable {
     public func run() async throws {
         // Graceful shutdown and cancellation (another service failed) both close the writer; the loop
         // still drains what was queued before it returns.
+        do {
+            try await store.startRowTally()
+        } catch {
+            logger.warning("cannot count the stored rows; status requests will count them each time",
+                           metadata: ["error": "\(error)"])
+        }
         await withStopHandler {
             await self.loop()
         } onStop: {
