@@ -38,6 +38,25 @@ public final class Waker: Sendable {
     /// Suspends until `wake()` (true) or until the task is cancelled (false).
     @discardableResult
     public func wait() async -> Bool {
+        await suspend(until: nil)
+    }
+
+    /// Suspends until `deadline` (false), a wake (true) or cancellation (false).
+    ///
+    /// One deadline task sleeps beside the waiter (and is cancelled when a wake comes first): no task group, so a
+    /// loop that sleeps often pays one small task per sleep.
+    public func sleep(until deadline: ContinuousClock.Instant) async -> Bool {
+        let pending = state.withLock { state -> Bool in
+            defer { state.pending = false }
+            return state.pending
+        }
+        if pending { return true }
+        if deadline <= .now { return false }
+        return await suspend(until: deadline)
+    }
+
+    /// Waits as a waiter of `wake()`, with a deadline task when `deadline` is given.
+    private func suspend(until deadline: ContinuousClock.Instant?) async -> Bool {
         let id = state.withLock { state -> Int in
             defer { state.nextID &+= 1 }
             return state.nextID
@@ -53,44 +72,11 @@ public final class Waker: Sendable {
                     state.waiters[id] = continuation
                     return nil
                 }
-                if let resumeWith { continuation.resume(returning: resumeWith) }
-            }
-        } onCancel: {
-            // Runs with the task's status lock held: take only our own lock, resume outside it.
-            resume(id, with: false)
-        }
-    }
-
-    /// Suspends until `deadline` (false), a wake (true) or cancellation (false).
-    ///
-    /// One deadline task sleeps beside the waiter (and is cancelled when a wake comes first): no task group, so a
-    /// loop that sleeps often pays one small task per sleep.
-    public func sleep(until deadline: ContinuousClock.Instant) async -> Bool {
-        let id = state.withLock { state -> Int? in
-            if state.pending {
-                state.pending = false
-                return nil
-            }
-            defer { state.nextID &+= 1 }
-            return state.nextID
-        }
-        guard let id else { return true }
-        if deadline <= .now { return false }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let resumeWith = state.withLock { state -> Bool? in
-                    if state.pending {
-                        state.pending = false
-                        return true
-                    }
-                    if Task.isCancelled { return false }
-                    state.waiters[id] = continuation
-                    return nil
-                }
                 if let resumeWith {
                     continuation.resume(returning: resumeWith)
                     return
                 }
+                guard let deadline else { return }
                 let timer = Task {
                     try? await Task.sleep(until: deadline, clock: .continuous)
                     self.resume(id, with: false)
