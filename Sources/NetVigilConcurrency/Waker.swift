@@ -9,6 +9,8 @@ public final class Waker: Sendable {
     private struct State {
         var pending = false
         var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+        /// The deadline task of each `sleep(until:)` waiter, cancelled when the waiter is resumed otherwise.
+        var timers: [Int: Task<Void, Never>] = [:]
         var nextID = 0
     }
 
@@ -18,20 +20,43 @@ public final class Waker: Sendable {
 
     /// Wakes every waiter, or the next `wait()` when none waits.
     public func wake() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
+        let (waiters, timers) = state.withLock { state -> ([CheckedContinuation<Bool, Never>], [Task<Void, Never>]) in
             guard !state.waiters.isEmpty else {
                 state.pending = true
-                return []
+                return ([], [])
             }
-            defer { state.waiters.removeAll(keepingCapacity: true) }
-            return Array(state.waiters.values)
+            defer {
+                state.waiters.removeAll(keepingCapacity: true)
+                state.timers.removeAll(keepingCapacity: true)
+            }
+            return (Array(state.waiters.values), Array(state.timers.values))
         }
+        for timer in timers { timer.cancel() }
         for waiter in waiters { waiter.resume(returning: true) }
     }
 
     /// Suspends until `wake()` (true) or until the task is cancelled (false).
     @discardableResult
     public func wait() async -> Bool {
+        await suspend(until: nil)
+    }
+
+    /// Suspends until `deadline` (false), a wake (true) or cancellation (false).
+    ///
+    /// One deadline task sleeps beside the waiter (and is cancelled when a wake comes first): no task group, so a
+    /// loop that sleeps often pays one small task per sleep.
+    public func sleep(until deadline: ContinuousClock.Instant) async -> Bool {
+        let pending = state.withLock { state -> Bool in
+            defer { state.pending = false }
+            return state.pending
+        }
+        if pending { return true }
+        if deadline <= .now { return false }
+        return await suspend(until: deadline)
+    }
+
+    /// Waits as a waiter of `wake()`, with a deadline task when `deadline` is given.
+    private func suspend(until deadline: ContinuousClock.Instant?) async -> Bool {
         let id = state.withLock { state -> Int in
             defer { state.nextID &+= 1 }
             return state.nextID
@@ -47,31 +72,35 @@ public final class Waker: Sendable {
                     state.waiters[id] = continuation
                     return nil
                 }
-                if let resumeWith { continuation.resume(returning: resumeWith) }
+                if let resumeWith {
+                    continuation.resume(returning: resumeWith)
+                    return
+                }
+                guard let deadline else { return }
+                let timer = Task {
+                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    self.resume(id, with: false)
+                }
+                // The waiter may already be gone (woken or cancelled) by now: then the timer has nothing to do.
+                let kept = state.withLock { state -> Bool in
+                    guard state.waiters[id] != nil else { return false }
+                    state.timers[id] = timer
+                    return true
+                }
+                if !kept { timer.cancel() }
             }
         } onCancel: {
             // Runs with the task's status lock held: take only our own lock, resume outside it.
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: false)
+            resume(id, with: false)
         }
     }
 
-    /// Suspends until `deadline` (false), a wake (true) or cancellation (false).
-    public func sleep(until deadline: ContinuousClock.Instant) async -> Bool {
-        let pending = state.withLock { state -> Bool in
-            defer { state.pending = false }
-            return state.pending
+    /// Resumes one waiter (its deadline or its cancellation) and cancels its deadline task.
+    private func resume(_ id: Int, with value: Bool) {
+        let (waiter, timer) = state.withLock { state in
+            (state.waiters.removeValue(forKey: id), state.timers.removeValue(forKey: id))
         }
-        if pending { return true }
-        if deadline <= .now { return false }
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                return false
-            }
-            group.addTask { await self.wait() }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
+        timer?.cancel()
+        waiter?.resume(returning: value)
     }
 }

@@ -78,4 +78,33 @@ final class WakerTests: XCTestCase {
         let woken = await waker.sleep(until: .now + .seconds(60))
         XCTAssertTrue(woken)
     }
+
+    func testASleepEndedByItsDeadlineOrCancellationLeavesNoWaiterBehind() async {
+        let waker = Waker()
+        let timedOut = await waker.sleep(until: .now + .milliseconds(20))
+        XCTAssertFalse(timedOut)
+        let cancelled = Task { await waker.sleep(until: .now + .seconds(60)) }
+        try? await Task.sleep(for: .milliseconds(50))
+        let clock = ContinuousClock()
+        let cancelledAt = clock.now
+        cancelled.cancel()
+        let cancelledResult = await cancelled.value
+        XCTAssertFalse(cancelledResult)
+        XCTAssertLessThan(clock.now - cancelledAt, .seconds(5), "a cancelled sleep ends at once")
+        // Neither left a waiter that would swallow this wake: it is kept for the next sleep.
+        waker.wake()
+        let kept = await waker.sleep(until: .now + .seconds(60))
+        XCTAssertTrue(kept)
+    }
+
+    func testManyShortSleepsOfOneLoopEachEndAtTheirDeadline() async {
+        let waker = Waker()
+        let clock = ContinuousClock()
+        let start = clock.now
+        for round in 1...50 {
+            let timedOut = await waker.sleep(until: start + .milliseconds(2 * round))
+            XCTAssertFalse(timedOut)
+        }
+        XCTAssertGreaterThanOrEqual(clock.now - start, .milliseconds(100))
+    }
 }

@@ -1,4 +1,5 @@
 import Logging
+import NetVigilConcurrency
 import ServiceLifecycle
 import UnixSignals
 
@@ -54,7 +55,8 @@ public struct ConfigReloader: Service {
         }
         let configuration: AgentConfiguration
         do {
-            configuration = try AgentConfiguration.load(path: path)
+            // Parsing and validating thousands of targets takes a while: off the event loops that run the probes.
+            configuration = try await BlockingWork.run { try AgentConfiguration.load(path: path) }
         } catch {
             let described = (error as? ConfigError).map { ([$0] + $0.others).map(\.oneLine).joined(separator: "; ") } ?? "\(error)"
             logger.error("configuration reload refused; keeping the running configuration", metadata: ["error": "\(described)"])

@@ -12,60 +12,28 @@ import Synchronization
 /// - At most `concurrency` probes run at once (FIFO); one target is never probed twice at the same time.
 /// - A tick that comes while the target's previous probe still runs is skipped, not queued.
 /// - When a target's host becomes reachable again after a skipped probe, it is probed at once.
-/// - `update(targets:)` applies a reloaded configuration: unchanged targets keep their phase, changed ones restart,
-///   removed ones stop.
+/// - `update(targets:)` applies a reloaded configuration: unchanged targets keep their phase, changed ones restart
+///   (after their probe in flight, keeping their next tick when the interval is the same), removed ones stop.
+///
+/// The decisions are ``ProbeTimeline``'s (a pure state machine with every target's next tick in a heap); this class
+/// is its shell: one loop task sleeps until the earliest tick (or a wake from a reload, a finished probe or a host
+/// coming back) and starts each due probe as a child task that lives only for that probe, so an idle target costs
+/// a heap entry, not a suspended task.
 public final class ProbeScheduler: Service, Sendable {
-    private final class Runner: Sendable {
-        let target: ProbeTarget
-        let waker = Waker()
-        /// The runner this one replaces after a reload: it must finish its probe first.
-        let predecessor: Runner?
-        private let finished = Atomic<Bool>(false)
-        private let finishedWaker = Waker()
-        private let stopped = Atomic<Bool>(false)
-        private let lastSkipped = Atomic<Bool>(false)
-        /// Waiting for a tick (`due` is when it falls) or probing since `started`; read by ``overdue(now:after:)``.
-        let phase = Mutex<RunnerPhase>(.starting)
-
-        init(target: ProbeTarget, predecessor: Runner? = nil) {
-            self.target = target
-            self.predecessor = predecessor
-        }
-
-        var isStopped: Bool { stopped.load(ordering: .relaxed) }
-        func stop() {
-            stopped.store(true, ordering: .relaxed)
-            waker.wake()
-        }
-        var wasSkipped: Bool {
-            get { lastSkipped.load(ordering: .relaxed) }
-            set { lastSkipped.store(newValue, ordering: .relaxed) }
-        }
-        /// The loop has ended (its last probe is stored).
-        func markFinished() {
-            finished.store(true, ordering: .releasing)
-            finishedWaker.wake()
-        }
-        /// Waits until the loop has ended, or the waiting task is cancelled.
-        func waitUntilFinished() async {
-            while !finished.load(ordering: .acquiring) {
-                guard await finishedWaker.wait() else { return }
-            }
-        }
-    }
-
-    /// Where a runner is in its loop.
-    enum RunnerPhase {
-        case starting
-        case due(ContinuousClock.Instant)
-        case probing(since: ContinuousClock.Instant)
-    }
-
     private struct State {
-        var runners: [String: Runner] = [:]
-        var pending: [Runner] = []
-        var shutdown = false
+        var timeline: ProbeTimeline
+        /// The loop is asleep (or about to be) until `loopDeadline` (nil: until woken).
+        var loopAsleep = false
+        var loopDeadline: ContinuousClock.Instant?
         var reachabilityWatch: Task<Void, Never>?
+
+        /// Whether a change just made needs the sleeping loop woken: a tick now falls before the loop's deadline.
+        mutating func loopMustWake() -> Bool {
+            guard loopAsleep, let due = timeline.nextDue() else { return false }
+            if let loopDeadline, loopDeadline <= due { return false }
+            loopAsleep = false
+            return true
+        }
     }
 
     private let pipeline: ProbePipeline
@@ -73,8 +41,8 @@ public final class ProbeScheduler: Service, Sendable {
     private let logger: Logger
     /// Punctuality figures (also used by the benchmark).
     public let statistics = SchedulerStatistics()
-    private let state = Mutex(State())
-    /// Wakes `run`'s loop when runners are pending or the scheduler shuts down.
+    private let state: Mutex<State>
+    /// Wakes `run`'s loop when an earlier tick was scheduled or the scheduler shuts down.
     private let loopWaker = Waker()
     private let maximumSpread: Duration
     private let maximumStartRate: Double
@@ -92,27 +60,39 @@ public final class ProbeScheduler: Service, Sendable {
         self.maximumSpread = maximumSpread
         self.maximumStartRate = maximumStartRate
         pipeline.states.configure(targets)
-        state.withLock { state in
-            for target in targets {
-                let runner = Runner(target: target)
-                state.runners[target.name] = runner
-                state.pending.append(runner)
-            }
-        }
+        state = Mutex(State(timeline: ProbeTimeline(targets: targets, maximumSpread: maximumSpread,
+                                                    maximumStartRate: maximumStartRate)))
     }
 
     /// The targets being scheduled, by name.
-    public var targetNames: [String] { state.withLock { Array($0.runners.keys).sorted() } }
+    public var targetNames: [String] { state.withLock { $0.timeline.names } }
 
     public func run() async throws {
         await watchReachability()
         // Graceful shutdown lets probes in flight finish and be stored; cancellation (another service failed)
         // stops the same way, so the group never waits on a sleeping scheduler.
         await withStopHandler {
-            await withTaskGroup(of: Void.self) { group in
-                while let runners = await self.nextRunners() {
-                    for runner in runners {
-                        group.addTask { await self.loop(runner) }
+            await withDiscardingTaskGroup { group in
+                let (now, wallClock) = (ContinuousClock.now, Self.wallClockNanoseconds())
+                state.withLock { $0.timeline.place(now: now, wallClockNanoseconds: wallClock) }
+                while true {
+                    let next = state.withLock { state -> (starts: [ProbeTimeline.Start], deadline: ContinuousClock.Instant?)? in
+                        guard !state.timeline.isShutDown else { return nil }
+                        let starts = state.timeline.due(now: .now)
+                        let deadline = state.timeline.nextDue()
+                        state.loopAsleep = true
+                        state.loopDeadline = deadline
+                        return (starts, deadline)
+                    }
+                    guard let next else { break }
+                    for start in next.starts {
+                        group.addTask { await self.probe(start) }
+                    }
+                    // Cancellation also calls `shutdown()` (see below), so a cancelled sleep ends the loop.
+                    if let deadline = next.deadline {
+                        _ = await loopWaker.sleep(until: deadline)
+                    } else {
+                        _ = await loopWaker.wait()
                     }
                 }
             }
@@ -125,47 +105,24 @@ public final class ProbeScheduler: Service, Sendable {
     /// Applies a new target list (SIGHUP reload). Returns the names added, changed and removed.
     @discardableResult
     public func update(targets: [ProbeTarget]) async -> (added: [String], changed: [String], removed: [String]) {
-        var added: [String] = []
-        var changed: [String] = []
-        var removed: [String] = []
         pipeline.states.configure(targets)
-        state.withLock { state in
-            let names = Set(targets.map(\.name))
-            for (name, runner) in state.runners where !names.contains(name) {
-                runner.stop()
-                state.runners[name] = nil
-                removed.append(name)
-            }
-            for target in targets {
-                if let existing = state.runners[target.name] {
-                    if existing.target.isEquivalent(to: target) { continue }
-                    existing.stop()
-                    changed.append(target.name)
-                    let runner = Runner(target: target, predecessor: existing)
-                    state.runners[target.name] = runner
-                    state.pending.append(runner)
-                    continue
-                } else {
-                    added.append(target.name)
-                }
-                let runner = Runner(target: target)
-                state.runners[target.name] = runner
-                state.pending.append(runner)
-            }
+        let (now, wallClock) = (ContinuousClock.now, Self.wallClockNanoseconds())
+        let (change, wake) = state.withLock { state in
+            (state.timeline.update(targets: targets, now: now, wallClockNanoseconds: wallClock), state.loopMustWake())
         }
-        loopWaker.wake()
-        for name in removed {
+        if wake { loopWaker.wake() }
+        for name in change.removed {
             pipeline.alerts?.forget(target: name)
             pipeline.metrics?.targetRemoved(name)
         }
-        for name in changed { pipeline.alerts?.forget(target: name) }
+        for name in change.changed { pipeline.alerts?.forget(target: name) }
         await watchReachability()
-        return (added.sorted(), changed.sorted(), removed.sorted())
+        return (change.added, change.changed, change.removed)
     }
 
     /// How long the first round of probes takes to start: the spread window of the longest interval.
     public var firstRoundSpread: Duration {
-        let (count, longest) = state.withLock { ($0.runners.count, $0.runners.values.map(\.target.interval).max()) }
+        let (count, longest) = state.withLock { ($0.timeline.count, $0.timeline.longestInterval) }
         guard let longest else { return .zero }
         return Self.spreadWindow(interval: longest, targets: count, maximumSpread: maximumSpread,
                                  maximumStartRate: maximumStartRate)
@@ -173,148 +130,80 @@ public final class ProbeScheduler: Service, Sendable {
 
     /// The shortest probe interval among the scheduled targets; nil without targets.
     public var shortestInterval: Duration? {
-        state.withLock { $0.runners.values.map(\.target.interval).min() }
+        state.withLock { $0.timeline.shortestInterval }
     }
 
     /// Targets whose due probe has not started within `threshold` of its tick, or whose probe has run longer than
     /// its timeout plus `threshold`: one line each, for `/healthz`.
     public func overdue(now: ContinuousClock.Instant = .now, after threshold: Duration) -> [String] {
-        let runners = state.withLock { $0.shutdown ? [] : Array($0.runners.values) }
-        var problems: [String] = []
-        for runner in runners where !runner.isStopped {
-            let name = runner.target.name
-            switch runner.phase.withLock({ $0 }) {
-            case .starting:
-                continue
-            case .due(let tick):
-                let late = now - tick
-                if late > threshold {
-                    problems.append("probe of \(name) due \(Self.whole(late)) s ago has not started")
-                }
-            case .probing(let since):
-                let running = now - since
-                if running > runner.target.timeout + threshold {
-                    problems.append("probe of \(name) has run for \(Self.whole(running)) s (timeout \(Self.whole(runner.target.timeout)) s)")
-                }
-            }
-        }
-        return problems.sorted()
+        state.withLock { $0.timeline.overdue(now: now, after: threshold) }
     }
 
-    /// Stops all loops (graceful shutdown); probes in flight finish and are stored.
+    /// Stops the loop (graceful shutdown); probes in flight finish and are stored, due ones not yet started are not.
     public func shutdown() {
-        let (runners, watch) = state.withLock { state -> ([Runner], Task<Void, Never>?) in
-            state.shutdown = true
-            return (Array(state.runners.values), state.reachabilityWatch)
+        let watch = state.withLock { state -> Task<Void, Never>? in
+            state.timeline.shutdown()
+            return state.reachabilityWatch
         }
-        for runner in runners { runner.stop() }
         watch?.cancel()
         loopWaker.wake()
     }
 
-    /// Waits for runners to start; nil after shutdown.
-    private func nextRunners() async -> [Runner]? {
-        while true {
-            let taken = state.withLock { state -> [Runner]?? in
-                if state.shutdown { return .some(nil) }
-                guard !state.pending.isEmpty else { return .none }
-                defer { state.pending.removeAll() }
-                return .some(state.pending)
-            }
-            if case .some(let runners) = taken { return runners }
-            // Cancellation also calls `shutdown()` (see `run`), so a cancelled wait ends the loop.
-            guard await loopWaker.wait() else { return nil }
+    /// One due probe, in its own child task: take a permit (FIFO), probe, report back.
+    private func probe(_ start: ProbeTimeline.Start) async {
+        do {
+            try await semaphore.acquire()
+        } catch {
+            return  // cancelled: the scheduler stops
         }
-    }
-
-    /// One target's loop: sleep to the tick, take a permit, probe, compute the next tick (skipping missed ones).
-    private func loop(_ runner: Runner) async {
-        defer { runner.markFinished() }
-        // Never two probes of one target: a replaced runner finishes its probe before this one starts.
-        if let predecessor = runner.predecessor { await predecessor.waitUntilFinished() }
-        let interval = runner.target.interval
-        var next = firstTick(runner)
-        while !runner.isStopped {
-            runner.phase.withLock { $0 = .due(next) }
-            let woken = await runner.waker.sleep(until: next)
-            if runner.isStopped { break }
-            if woken {
-                // Reachability came back (or a reload): probe now, then keep the phase from here.
-                next = .now
-            }
-            do {
-                try await semaphore.acquire()
-            } catch {
-                break
-            }
-            let started = ContinuousClock.now
-            runner.phase.withLock { $0 = .probing(since: started) }
-            statistics.probeStarted(latenessSeconds: (started - next).inSeconds)
-            // A child task probes: its async frames (NIO, TLS, store) live in the child's allocator and are freed
-            // when it ends; in this long-lived task they would stay allocated, 12-30 KB per target (heaptrack).
-            async let probed = pipeline.run(runner.target)
-            let record = await probed
+        let began = ContinuousClock.now
+        guard let target = state.withLock({ $0.timeline.begin(start, now: began) }) else {
             semaphore.release()
-            runner.wasSkipped = record.outcome == .skipped
-            next += interval
-            let now = ContinuousClock.now
-            if next <= now {
-                var missed = 0
-                while next <= now {
-                    next += interval
-                    missed += 1
-                }
-                statistics.ticksSkipped(missed)
-                logger.debug("probe took longer than its interval; ticks skipped",
-                             metadata: ["target": "\(runner.target.name)", "skipped": "\(missed)"])
-            }
+            return
+        }
+        statistics.probeStarted(latenessSeconds: (began - start.tick).inSeconds)
+        let record = await pipeline.run(target)
+        semaphore.release()
+        let (now, wallClock) = (ContinuousClock.now, Self.wallClockNanoseconds())
+        let (missed, wake) = state.withLock { state in
+            (state.timeline.finished(start, skipped: record.outcome == .skipped, now: now, wallClockNanoseconds: wallClock),
+             state.loopMustWake())
+        }
+        if wake { loopWaker.wake() }
+        if missed > 0 {
+            statistics.ticksSkipped(missed)
+            logger.debug("probe took longer than its interval; ticks skipped",
+                         metadata: ["target": "\(start.name)", "skipped": "\(missed)"])
         }
     }
 
-    /// Follows the reachability of every target's host: a host that comes back wakes its skipped targets.
+    /// Follows the reachability of every target's host: a host that comes back makes its skipped targets due.
     private func watchReachability() async {
         guard let monitor = pipeline.reachability else { return }
-        let runners = state.withLock { Array($0.runners.values) }
-        let hosts = Array(Set(runners.compactMap(\.target.reachabilityTarget)))
+        let targets = state.withLock { $0.timeline.slots.values.map(\.target) }
+        let hosts = Array(Set(targets.compactMap(\.reachabilityTarget)))
         guard !hosts.isEmpty else { return }
         await monitor.add(hosts)
         let stream = await monitor.changes(for: hosts)
         let task = Task { [weak self] in
             for await evaluation in stream {
                 guard let self, evaluation.status != .notReachable else { continue }
-                let waking = self.state.withLock { state in
-                    state.runners.values.filter { $0.wasSkipped && $0.target.reachabilityTarget == evaluation.target }
+                let now = ContinuousClock.now
+                let (woken, wake) = self.state.withLock { state in
+                    (state.timeline.wake(host: evaluation.target, now: now), state.loopMustWake())
                 }
-                for runner in waking {
+                for name in woken {
                     self.logger.info("host reachable again, probing now",
-                                     metadata: ["target": "\(runner.target.name)", "status": "\(evaluation.status.name)"])
-                    runner.waker.wake()
+                                     metadata: ["target": "\(name)", "status": "\(evaluation.status.name)"])
                 }
+                if wake { self.loopWaker.wake() }
             }
         }
-        let previous = state.withLock { state -> Task<Void, Never>? in
+        let (previous, stopped) = state.withLock { state -> (Task<Void, Never>?, Bool) in
             defer { state.reachabilityWatch = task }
-            return state.reachabilityWatch
+            return (state.reachabilityWatch, state.timeline.isShutDown)
         }
         previous?.cancel()
-        if state.withLock({ $0.shutdown }) { task.cancel() }
+        if stopped { task.cancel() }
     }
-
-    /// A changed target with the same interval takes over its predecessor's next tick (a reload drops none);
-    /// any other starts at its place in the spread window.
-    private func firstTick(_ runner: Runner) -> ContinuousClock.Instant {
-        let interval = runner.target.interval
-        if let predecessor = runner.predecessor, predecessor.target.interval == interval,
-           case .due(let tick) = predecessor.phase.withLock({ $0 }) {
-            return tick
-        }
-        let count = state.withLock { $0.runners.count }
-        let window = Self.spreadWindow(interval: interval, targets: count, maximumSpread: maximumSpread,
-                                       maximumStartRate: maximumStartRate)
-        return .now + Self.firstTickDelay(name: runner.target.name, window: window,
-                                          wallClockNanoseconds: Self.wallClockNanoseconds())
-    }
-
-    private static func whole(_ duration: Duration) -> Int64 { duration.components.seconds }
-
 }
