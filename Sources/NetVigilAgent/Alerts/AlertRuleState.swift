@@ -31,6 +31,10 @@ struct AlertRuleState {
 
     init() {}
 
+    /// Not firing and no bad result counted: every later step goes exactly as from `init()` (the good streak and
+    /// the last message only matter while firing).
+    var isQuiet: Bool { !isFiring && badStreak == 0 }
+
     /// A state that is already firing (restored from the outbox after a restart).
     init(firingSince since: Timestamp, lastSent: Timestamp, message: String, threshold: Int) {
         isFiring = true

@@ -114,9 +114,11 @@ struct ProbeTimeline {
     /// The scheduler starts: every target gets its first tick at its place in the spread window.
     mutating func place(now: ContinuousClock.Instant, wallClockNanoseconds: Int64) {
         isPlaced = true
-        for (name, slot) in slots where slot.phase == .unplaced {
-            schedule(name, at: firstTick(slot.target, now: now, wallClockNanoseconds: wallClockNanoseconds))
+        // Ticks first, then the writes: writing `slots` while iterating it would copy the whole dictionary.
+        let ticks = slots.compactMap { name, slot in
+            slot.phase == .unplaced ? (name, firstTick(slot.target, now: now, wallClockNanoseconds: wallClockNanoseconds)) : nil
         }
+        for (name, tick) in ticks { schedule(name, at: tick) }
     }
 
     /// Takes every tick due at `now` off the queue: these targets wait for a permit now.
@@ -180,10 +182,9 @@ struct ProbeTimeline {
         var change = Change()
         var names = Set<String>(minimumCapacity: targets.count)
         for target in targets { names.insert(target.name) }
-        for (name, slot) in slots where !names.contains(name) {
+        for name in slots.keys.filter({ !names.contains($0) }) {
             change.removed.append(name)
-            retire(name, slot)
-            slots[name] = nil
+            if let slot = slots.removeValue(forKey: name) { retire(name, slot) }
         }
         var toPlace: [String] = []
         for target in targets {
@@ -239,9 +240,9 @@ struct ProbeTimeline {
         var woken: [String] = []
         for (name, slot) in slots where slot.wasSkipped && slot.target.reachabilityTarget == host {
             guard case .scheduled(let due, _) = slot.phase, due > now else { continue }
-            schedule(name, at: now)
             woken.append(name)
         }
+        for name in woken { schedule(name, at: now) }
         return woken.sorted()
     }
 
