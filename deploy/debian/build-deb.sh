@@ -54,6 +54,14 @@ for library in libmnl0 libssl3 libsqlite3-0; do
         *) echo "build-deb: expected the binary to link $library; dpkg-shlibdeps found: $shlibs" >&2; exit 65 ;;
     esac
 done
+# The release link packs relative relocations as DT_RELR (Package.swift), which only glibc >= 2.36's loader reads;
+# dpkg-shlibdeps does not know the GLIBC_ABI_DT_RELR version the binary needs, so the floor is raised here.
+if readelf -V "$root/usr/bin/netvigil" | grep -q GLIBC_ABI_DT_RELR; then
+    libc=$(sed -n 's/.*libc6 (>= \([^)]*\)).*/\1/p' <<<"$shlibs")
+    if [ -n "$libc" ] && dpkg --compare-versions "$libc" lt 2.36; then
+        shlibs=${shlibs/"libc6 (>= $libc)"/"libc6 (>= 2.36)"}
+    fi
+fi
 # The webpki profile reads the Public Suffix List (wildcards over public suffixes).
 depends="$shlibs, adduser, publicsuffix"
 

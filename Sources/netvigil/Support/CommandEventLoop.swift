@@ -1,3 +1,4 @@
+import Glibc
 import NIOCore
 import NIOPosix
 import NetVigilHTTP
@@ -14,8 +15,21 @@ enum CommandEventLoop {
     static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// Starts the loop and OpenSSL's set-up on it, to overlap with the main thread's argument parsing.
+    ///
+    /// A helper thread creates the group: `MultiThreadedEventLoopGroup.init` waits until its thread runs, ~1.1 ms
+    /// that the main thread would otherwise spend before parsing (docs/performance.md, Footprint and start-up).
+    /// `group` is a `static let`, so a use on another thread waits for that initialisation to finish.
     static func prepare() {
-        group.next().execute { OpenSSLPreparation.warmUp() }
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { _ in
+            CommandEventLoop.group.next().execute { OpenSSLPreparation.warmUp() }
+            return nil
+        }, nil)
+        if created == 0 {
+            pthread_detach(thread)
+        } else {
+            group.next().execute { OpenSSLPreparation.warmUp() }
+        }
     }
 
     /// Runs `body` with the loop as the task executor it and its child tasks prefer. Called from the main task,
