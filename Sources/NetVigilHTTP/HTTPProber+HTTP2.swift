@@ -2,33 +2,26 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOHTTP2
-import NIOTLS
 
 extension HTTPProber {
-    /// Adds the handlers of a TLS connection that offers `h2`: once the chain is trusted, the ALPN result puts
-    /// HTTP/2 (see `addHTTP2`) or the HTTP/1 codec before `collector`, which then sends the request. The HTTP/2
+    /// Adds `collector` for a TLS connection that offers `h2`: once the chain is trusted, the TLS handler's
+    /// `handshakeCompleted` event (with the ALPN result) has the collector put HTTP/2 (see `addHTTP2`) or the HTTP/1
+    /// codec before itself and send the request, in the event, before the TLS handler reads any plaintext. The HTTP/2
     /// handlers are built only when the server selected `h2`; with `requiresHTTP2` anything else fails the probe
-    /// (through the collector) without a byte sent.
+    /// without a byte sent.
     static func addNegotiatedHTTP(to channel: any Channel, collector: ResponseCollector, requiresHTTP2: Bool) throws {
-        let negotiation = ApplicationProtocolNegotiationHandler { result, channel in
-            do {
-                let sync = channel.pipeline.syncOperations
-                if result == .negotiated(HTTPVersionPreference.http2ALPN) {
-                    try addHTTP2(to: sync, before: collector)
-                } else if requiresHTTP2 {
-                    throw http2Unavailable(result)
-                } else {
-                    try sync.addHTTPClientHandlers(position: .before(collector), leftOverBytesStrategy: .dropBytes)
-                }
-                // Written while the TLS handler reports the handshake: one flush with its last flight (and, for
-                // HTTP/2, with the connection preface and SETTINGS).
-                collector.sendRequest(context: try sync.context(handler: collector))
-                return channel.eventLoop.makeSucceededVoidFuture()
-            } catch {
-                return channel.eventLoop.makeFailedFuture(error)
+        collector.negotiation = { negotiatedProtocol, sync, collector in
+            if negotiatedProtocol == HTTPVersionPreference.http2ALPN {
+                try addHTTP2(to: sync, before: collector)
+            } else if requiresHTTP2 {
+                throw http2Unavailable(selected: negotiatedProtocol)
+            } else {
+                try sync.addHTTPClientHandlers(position: .before(collector), leftOverBytesStrategy: .dropBytes)
             }
+            // The request is written while the TLS handler reports the handshake: one flush with its last flight
+            // (and, for HTTP/2, with the connection preface and SETTINGS).
         }
-        try channel.pipeline.syncOperations.addHandlers(negotiation, collector)
+        try channel.pipeline.syncOperations.addHandler(collector)
     }
 
     /// HTTP/2 on the connection without a stream multiplexer: `NIOHTTP2Handler` (SETTINGS with server push off;
@@ -42,8 +35,8 @@ extension HTTPProber {
     }
 
     /// The failure of a `http_version: "2"` probe whose server did not select `h2`.
-    static func http2Unavailable(_ result: ALPNResult) -> ProbeError {
-        let chosen = if case .negotiated(let name) = result { "it selected \(name)" } else { "it selected no protocol" }
+    static func http2Unavailable(selected: String?) -> ProbeError {
+        let chosen = selected.map { "it selected \($0)" } ?? "it selected no protocol"
         return ProbeError(.http2Unavailable, "the server does not speak HTTP/2 (offered h2 in ALPN, \(chosen)); "
                           + "http_version \"2\" requires it (use auto to accept HTTP/1.1)")
     }

@@ -27,7 +27,8 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private var state: State = .idle
     private let connection: OpenSSLConnection
-    /// Plaintext not yet encrypted: everything before the chain is trusted, later only what OpenSSL asked to retry.
+    /// Plaintext not yet encrypted: everything before the chain is trusted, later what was written since the last
+    /// flush (encrypted together, see `encryptBuffered`) or what OpenSSL asked to retry.
     private var buffered: [(ByteBuffer, EventLoopPromise<Void>?)] = []
     /// Promises of encrypted writes, completed by the next write of ciphertext to the channel.
     private var encryptedPromises: [EventLoopPromise<Void>?] = []
@@ -99,7 +100,7 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .active, .closing:
             readPlaintext(context: context)
             if state == .active, !buffered.isEmpty {
-                encryptBuffered()
+                encryptBuffered(context: context)
                 writeCiphertext(context: context)
             }
         case .idle, .closed:
@@ -168,7 +169,7 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
             holdingFlushes = false
             guard state == .active else { return }
         }
-        encryptBuffered()
+        encryptBuffered(context: context)
         writeCiphertext(context: context)
         readPlaintext(context: context)
     }
@@ -206,22 +207,22 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let buffer = unwrapOutboundIn(data)
         switch state {
-        case .idle, .handshaking:
+        case .idle, .handshaking, .active:
             buffered.append((buffer, promise))
-        case .active:
-            buffered.append((buffer, promise))
-            encryptBuffered()
         case .closing, .closed:
             promise?.fail(ChannelError.ioOnClosedChannel)
         }
     }
 
     func flush(context: ChannelHandlerContext) {
-        if state == .active, !holdingFlushes { writeCiphertext(context: context) }
+        guard state == .active, !holdingFlushes else { return }
+        encryptBuffered(context: context)
+        writeCiphertext(context: context)
     }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
         if state == .active {
+            encryptBuffered(context: context)  // written before the close: it goes out before close_notify
             state = .closing
             _ = connection.doShutdown()  // queues close_notify; a failure changes nothing, the channel closes anyway
             writeCiphertext(context: context)
@@ -230,20 +231,49 @@ final class OpenSSLTLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Encrypts buffered plaintext in order (the promises complete with the next write of ciphertext); stops where
-    /// OpenSSL must read first.
-    private func encryptBuffered() {
+    /// OpenSSL must read first. Consecutive small buffers (an HTTP/2 preface, SETTINGS and HEADERS; a request head
+    /// and body) are copied into one record's worth first: one `SSL_write`, one record, instead of one per buffer.
+    private func encryptBuffered(context: ChannelHandlerContext) {
         while !buffered.isEmpty {
+            coalesceBuffered(context: context)
             let (data, promise) = buffered[0]
             switch connection.writePlaintext(data) {
             case .written:
                 encryptedPromises.append(promise)
             case .wantsMore:
-                return
+                return  // retried later with the same (coalesced) bytes, as OpenSSL requires
             case .failed(let failure):
                 promise?.fail(TLSHandlerError.postHandshakeFailed(failure))
             }
             buffered.removeFirst()
         }
+    }
+
+    /// Replaces the leading buffers that fit in one TLS record together by one buffer holding their bytes, with a
+    /// promise that completes theirs.
+    private func coalesceBuffered(context: ChannelHandlerContext) {
+        var total = buffered[0].0.readableBytes
+        var count = 1
+        while count < buffered.count, total + buffered[count].0.readableBytes <= OpenSSLConnection.maximumRecordSize {
+            total += buffered[count].0.readableBytes
+            count += 1
+        }
+        guard count > 1 else { return }
+        var merged = context.channel.allocator.buffer(capacity: total)
+        var promises: [EventLoopPromise<Void>] = []
+        for (data, promise) in buffered[..<count] {
+            merged.writeImmutableBuffer(data)
+            if let promise { promises.append(promise) }
+        }
+        var combined: EventLoopPromise<Void>? = nil
+        if promises.count == 1 {
+            combined = promises[0]
+        } else if !promises.isEmpty {
+            let promise = context.eventLoop.makePromise(of: Void.self)
+            for each in promises { promise.futureResult.cascade(to: each) }
+            combined = promise
+        }
+        buffered.replaceSubrange(0..<count, with: [(merged, combined)])
     }
 
     /// Writes and flushes the ciphertext OpenSSL produced, completing the promises of what it encrypts.

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import NIOTLS
 
 /// Writes the request once the channel is active (the TLS handler holds it until the chain is trusted) and
 /// collects the response, enforcing the body limit and the probe deadline.
@@ -11,10 +12,17 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
     enum Start {
         /// When the connection is active (HTTP/1.1; TLS holds it until the chain is trusted).
         case whenActive
-        /// When ALPN chose the protocol (`sendRequest(context:)`, HTTP/1.1 or HTTP/2); the connection's events are
+        /// When the TLS handler reports the trusted handshake with the ALPN protocol: `negotiation` adds that
+        /// protocol's handlers before the collector, then the request is written. The connection's events are
         /// recorded as usual.
         case afterNegotiation
     }
+
+    /// Adds the handlers of the negotiated protocol (`h2`, `http/1.1` or nil) before `collector` (passed in, so the
+    /// closure holds no reference to it); a thrown error fails the probe with nothing written. Used with
+    /// `.afterNegotiation` (see `HTTPProber.addNegotiatedHTTP`).
+    typealias Negotiation = (_ negotiatedProtocol: String?, _ pipeline: ChannelPipeline.SynchronousOperations,
+                             _ collector: ResponseCollector) throws -> Void
 
     private let head: HTTPRequestHead
     private let body: [UInt8]
@@ -27,6 +35,8 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
     private var response: HTTPResponse?
     private var timeoutTask: Scheduled<Void>?
     private var done = false
+    var negotiation: Negotiation?
+    private var negotiated = false
 
     init(head: HTTPRequestHead, body: [UInt8], maxBodyBytes: Int, deadline: NIODeadline, usesTLS: Bool,
          promise: EventLoopPromise<HTTPResponse>, recorder: HopRecorder, start: Start = .whenActive) {
@@ -73,6 +83,22 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    /// The TLS handler fires `handshakeCompleted` once the chain is trusted and before it reads any plaintext, so the
+    /// handlers added here see every byte the server sent, also what came in the read that ended the handshake.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard start == .afterNegotiation, !negotiated, let event = event as? TLSUserEvent,
+              case .handshakeCompleted(let negotiatedProtocol) = event else {
+            return context.fireUserInboundEventTriggered(event)
+        }
+        negotiated = true
+        do {
+            try negotiation?(negotiatedProtocol, context.pipeline.syncOperations, self)
+        } catch {
+            return fail(Self.probeError(for: error), context: context)
+        }
+        sendRequest(context: context)
     }
 
     /// Called by the TLS handler's handshake callback (same event loop).

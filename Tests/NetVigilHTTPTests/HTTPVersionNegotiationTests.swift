@@ -97,6 +97,65 @@ final class HTTPVersionNegotiationTests: XCTestCase {
         _ = try? channel.finish(acceptAlreadyClosed: true)
     }
 
+    /// The real TLS handler against `MemoryTLSServer` (TLS 1.2: the server's Finished ends the handshake): the
+    /// server's answer arrives in the same read as its Finished, yet the handlers the negotiation adds see all of it
+    /// (the collector adds them while the TLS handler reports the handshake, before it reads any plaintext).
+    func testServerBytesInTheReadThatEndsTheHandshakeReachTheNegotiatedProtocol() throws {
+        for alpn in ["h2", "http/1.1"] {
+            let server = try MemoryTLSServer(tls12Only: true, alpn: alpn)
+            let channel = EmbeddedChannel()
+            let promise = channel.eventLoop.makePromise(of: HTTPResponse.self)
+            let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/health",
+                                       headers: ["Host": "localhost", "Connection": "close"])
+            let collector = ResponseCollector(head: head, body: [], maxBodyBytes: 1_000, deadline: .now() + .seconds(60),
+                                              usesTLS: true, promise: promise, recorder: HopRecorder(), start: .afterNegotiation)
+            let tls = try OpenSSLTLSHandler(configuration: TLSConfiguration(alpnProtocols: ["h2", "http/1.1"]),
+                                            serverName: "localhost", trustDecision: { _ in nil }, onHandshake: { _ in })
+            try channel.pipeline.syncOperations.addHandler(tls)
+            try HTTPProber.addNegotiatedHTTP(to: channel, collector: collector, requiresHTTP2: false)
+            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 443)).wait()
+            // Run the handshake until the server has finished it; its last flight stays with the server for now.
+            for _ in 0..<10 where !server.isHandshakeComplete {
+                while let bytes = try channel.readOutbound(as: ByteBuffer.self) { server.receive(bytes) }
+                server.step()
+                if !server.isHandshakeComplete, let reply = server.takeCiphertext() { try channel.writeInbound(reply) }
+            }
+            XCTAssertTrue(server.isHandshakeComplete, alpn)
+            XCTAssertNil(try channel.readOutbound(as: ByteBuffer.self), "nothing sent before the client's handshake ends")
+            if alpn == "h2" {
+                var answer = frame(0x4, flags: 0, stream: 0)                                  // SETTINGS
+                answer.writeImmutableBuffer(frame(0x1, flags: 0x4, stream: 1, [0x88]))       // HEADERS :status 200
+                answer.writeImmutableBuffer(frame(0x0, flags: 0x1, stream: 1, Array("ok".utf8)))  // DATA, END_STREAM
+                server.send(Array(answer.readableBytesView))
+            } else {
+                server.send("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            }
+            // The server's Finished and its answer: one read.
+            try channel.writeInbound(XCTUnwrap(server.takeCiphertext()))
+            channel.embeddedEventLoop.run()
+            let received = try response(promise.futureResult, alpn)
+            XCTAssertEqual(received.version, alpn == "h2" ? "HTTP/2" : "HTTP/1.1")
+            XCTAssertEqual(received.status, 200)
+            XCTAssertEqual(received.body, Array("ok".utf8))
+            while let bytes = try channel.readOutbound(as: ByteBuffer.self) { server.receive(bytes) }
+            server.step()
+            let request = alpn == "h2" ? Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) : Array("GET /health HTTP/1.1\r\n".utf8)
+            XCTAssertTrue(server.received.starts(with: request), "\(alpn): \(server.received.prefix(24))")
+            _ = try? channel.finish(acceptAlreadyClosed: true)
+        }
+    }
+
+    /// A future's result once complete; the embedded event loop completes it on the test thread.
+    private final class Outcome: @unchecked Sendable {
+        var result: Result<HTTPResponse, any Error>?
+    }
+
+    private func response(_ future: EventLoopFuture<HTTPResponse>, _ alpn: String) throws -> HTTPResponse {
+        let outcome = Outcome()
+        future.whenComplete { outcome.result = $0 }
+        return try XCTUnwrap(outcome.result, "\(alpn): no response from the bytes of the handshake's last read").get()
+    }
+
     func testHTTP2ErrorsAreNamed() {
         let refused = ResponseCollector.probeError(for: NIOHTTP2Errors.streamClosed(streamID: 1, errorCode: .refusedStream))
         XCTAssertEqual(refused.kind, .httpProtocol)

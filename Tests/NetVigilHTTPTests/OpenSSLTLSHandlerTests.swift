@@ -108,6 +108,26 @@ final class OpenSSLTLSHandlerTests: XCTestCase {
         XCTAssertNil(second.error)
     }
 
+    func testSmallWritesOfOneFlushLeaveAsOneRecord() throws {
+        let server = try MemoryTLSServer()
+        let channel = try makeChannel()
+        try pump(channel, server)
+        let writes = ["PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "SETTINGS", "HEADERS"].map { Outcome(channel.write(ByteBuffer(string: $0))) }
+        XCTAssertNil(try channel.readOutbound(as: ByteBuffer.self), "nothing before the flush")
+        channel.flush()
+        let ciphertext = try XCTUnwrap(channel.readOutbound(as: ByteBuffer.self))
+        XCTAssertNil(try channel.readOutbound(as: ByteBuffer.self))
+        let recordLength = try XCTUnwrap(ciphertext.getInteger(at: ciphertext.readerIndex + 3, as: UInt16.self))
+        XCTAssertEqual(Int(recordLength) + 5, ciphertext.readableBytes, "one record")
+        server.receive(ciphertext)
+        server.step()
+        XCTAssertEqual(String(decoding: server.received, as: UTF8.self), "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\nSETTINGSHEADERS")
+        for write in writes {
+            XCTAssertNotNil(write.result)
+            XCTAssertNil(write.error)
+        }
+    }
+
     // MARK: Ends
 
     func testCloseNotifyFromThePeerEndsTheChannelCleanly() throws {

@@ -1,4 +1,5 @@
 import COpenSSL
+import Foundation
 import NIOCore
 
 /// An OpenSSL TLS server inside the test process, over two memory BIOs and written directly against OpenSSL (not
@@ -13,6 +14,8 @@ final class MemoryTLSServer {
     private let ssl: OpaquePointer
     private let input: OpaquePointer
     private let output: OpaquePointer
+    /// The ALPN protocol selected when the client offers it (a C string the select callback reads), nil: none.
+    private let alpn: UnsafeMutablePointer<CChar>?
 
     /// Plaintext the client sent, in order.
     private(set) var received: [UInt8] = []
@@ -22,7 +25,9 @@ final class MemoryTLSServer {
     private(set) var failureCode: Int32 = 0
 
     /// A server; `tls13Only` with `cipherSuites` narrows what it accepts (e.g. a suite the client does not offer).
-    init(tls13Only: Bool = false, cipherSuites: String? = nil) throws {
+    /// `tls12Only`: TLS 1.2, where the server's Finished ends the handshake, so it can send application data in the
+    /// client's last handshake read. `alpn`: the protocol it selects when the client offers it.
+    init(tls13Only: Bool = false, tls12Only: Bool = false, cipherSuites: String? = nil, alpn: String? = nil) throws {
         guard let context = SSL_CTX_new(TLS_server_method()) else { throw SetupError(description: "SSL_CTX_new") }
         self.context = context
         guard SSL_CTX_use_certificate_file(context, TestPKI.shared.path("ca-leaf.crt"), SSL_FILETYPE_PEM) == 1,
@@ -32,6 +37,27 @@ final class MemoryTLSServer {
         }
         if tls13Only { _ = cossl_SSL_CTX_set_min_proto_version(context, TLS1_3_VERSION) }
         if let cipherSuites { _ = SSL_CTX_set_ciphersuites(context, cipherSuites) }
+        if tls12Only { _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_MAX_PROTO_VERSION, Int(TLS1_2_VERSION), nil) }
+        let selectedName = alpn.flatMap { strdup($0) }
+        if let selected = selectedName {
+            SSL_CTX_set_alpn_select_cb(context, { _, out, outLength, offered, offeredLength, argument in
+                guard let out, let outLength, let offered, let argument else { return SSL_TLSEXT_ERR_NOACK }
+                let wanted = Array(UnsafeBufferPointer(start: argument.assumingMemoryBound(to: UInt8.self),
+                                                       count: strlen(argument.assumingMemoryBound(to: CChar.self))))
+                var index = 0
+                while index < Int(offeredLength) {  // length-prefixed names
+                    let length = Int(offered[index])
+                    if Array(UnsafeBufferPointer(start: offered + index + 1, count: length)) == wanted {
+                        out.pointee = offered + index + 1
+                        outLength.pointee = UInt8(length)
+                        return SSL_TLSEXT_ERR_OK
+                    }
+                    index += 1 + length
+                }
+                return SSL_TLSEXT_ERR_NOACK
+            }, selected)
+        }
+        self.alpn = selectedName
         guard let ssl = SSL_new(context), let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
             SSL_CTX_free(context)
             throw SetupError(description: "SSL_new / BIO_new")
@@ -48,6 +74,7 @@ final class MemoryTLSServer {
     deinit {
         SSL_free(ssl)
         SSL_CTX_free(context)
+        free(alpn)
     }
 
     var isHandshakeComplete: Bool { SSL_is_init_finished(ssl) == 1 }
@@ -86,7 +113,11 @@ final class MemoryTLSServer {
 
     /// Encrypts `text` for the client (after the handshake).
     func send(_ text: String) {
-        let bytes = Array(text.utf8)
+        send(Array(text.utf8))
+    }
+
+    /// Encrypts `bytes` for the client (after the handshake).
+    func send(_ bytes: [UInt8]) {
         _ = SSL_write(ssl, bytes, Int32(bytes.count))
     }
 
