@@ -15,7 +15,7 @@ extension Store {
     public func write(_ batch: WriteBatch) async throws {
         guard !batch.isEmpty else { return }
         do {
-            let learned = try await writeWithoutForeignKeys { db in
+            let learned = try await writeWithoutForeignKeys(largeCache: batch.count >= Store.largeBatchRows) { db in
                 var inserter = BatchInserter(db: db, known: self.knownIDs.withLock { $0 })
                 try inserter.insert(batch)
                 self.rowTally.adjust(.probeResults, by: batch.probes.count)

@@ -21,8 +21,16 @@ public final class Store: Sendable {
     static let idCacheLimit = 50_000
     /// Page size of databases this version creates.
     static let pageSize = 16_384
-    /// Page cache of the writer connection in KiB (readers keep 16 MiB).
-    static let writerCacheKiB = 65_536
+    /// Page cache of the writer connection in KiB between large batches (readers keep 16 MiB). A daemon's steady
+    /// batches (a few hundred results) need little: a larger cache only kept every page written, so RSS grew with
+    /// the database (to ~64 MiB at 10,000 targets within minutes).
+    static let writerCacheKiB = 8_192
+    /// Page cache of the writer connection in KiB while it writes a batch of `largeBatchRows` rows or more (a burst
+    /// after an outage, an import): such a batch dirties one (target, time) index leaf per target besides the
+    /// table's pages, and they should not be evicted and re-read within the batch.
+    static let largeBatchCacheKiB = 65_536
+    /// Rows from which a batch gets the large cache.
+    static let largeBatchRows = 2_000
     /// How long a connection waits for a lock before failing with SQLITE_BUSY.
     static let busyTimeoutMilliseconds: Int32 = 5_000
     /// Bytes the WAL file is truncated to after a checkpoint reset it (64 MiB). Readers hold short transactions
@@ -78,8 +86,7 @@ public final class Store: Sendable {
                 }
             }
             try migrator.migrate(pool)
-            // The writer alone gets a 64 MiB page cache: a large batch dirties one (target, time) index leaf per
-            // target besides the table's pages, and they should not be evicted and re-read within the batch.
+            // The writer's cache is sized per batch (see `writerCacheKiB` and `largeBatchCacheKiB`).
             // Statement journals and temporary tables in memory: with temp_store=FILE a statement journal spills to a
             // temporary file past 64 KiB (four 16 KiB pages); before batches avoided statement journals (see
             // `write(_:)`), strace showed 1.3 GB of such temp-file writes for 200,000 inserted results.

@@ -27,4 +27,26 @@ final class StoreMemoryTests: XCTestCase {
         let stats = try await store.statistics()
         XCTAssertEqual(stats.probeResults, 3_001)
     }
+
+    /// Small batches keep the writer's cache at `writerCacheKiB`; a large batch gets the large cache for its
+    /// transaction only, and what it filled beyond the small cache is freed when it commits.
+    func testTheWritersCacheIsSizedPerBatch() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("netvigil.sqlite"))
+        let limit = Int32(Store.writerCacheKiB * 1_024)
+        for batch in 0..<40 {
+            try await store.write(WriteBatch(probes: (0..<1_000).map { Fixtures.probe(batch * 1_000 + $0, target: "t\($0)") }))
+        }
+        let written = try FileManager.default.attributesOfItem(atPath: directory.path("netvigil.sqlite-wal"))[.size] as? Int ?? 0
+        let database = try FileManager.default.attributesOfItem(atPath: directory.path("netvigil.sqlite"))[.size] as? Int ?? 0
+        XCTAssertGreaterThan(written + database, 2 * Int(limit), "the batches wrote more than twice the small cache")
+        XCTAssertLessThanOrEqual(writerCacheBytes(store), limit + limit / 10, "small batches stay within the small cache")
+        let large = try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM probe_results") ?? 0 }
+        try await store.write(WriteBatch(probes: (0..<Store.largeBatchRows * 10).map {
+            Fixtures.probe(large + $0, target: "t\($0 % 5_000)")
+        }))
+        XCTAssertLessThanOrEqual(writerCacheBytes(store), limit + limit / 10, "within the small cache after the large batch")
+        let cacheSize = try await store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
+        XCTAssertEqual(cacheSize, -Store.writerCacheKiB)
+    }
 }
