@@ -115,6 +115,10 @@ struct Outcomes {
     var summary: String { counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") }
 }
 
+// Every probing task prefers the event loop `prober.nextTaskExecutor()` gives, as the daemon's scheduler starts each
+// probe's task (`ProbeScheduler`), so the probes run where the daemon's do: task and channel on one loop, the loops
+// taken in turn.
+
 /// Runs `count` probes on `concurrency` loops (work shared through a counter on the caller's task).
 func runProbes(count: Int, concurrency: Int, prober: HTTPProber, request: ProbeRequest,
                configuration: ProbeConfiguration) async -> Outcomes {
@@ -122,7 +126,7 @@ func runProbes(count: Int, concurrency: Int, prober: HTTPProber, request: ProbeR
         let loops = max(1, min(concurrency, count))
         for loop in 0..<loops {
             let share = count / loops + (loop < count % loops ? 1 : 0)
-            group.addTask {
+            group.addTask(executorPreference: prober.nextTaskExecutor()) {
                 var outcomes = Outcomes()
                 for _ in 0..<share { outcomes.add(await prober.probe(request, configuration: configuration)) }
                 return outcomes
@@ -139,7 +143,7 @@ func runUntil(_ end: ContinuousClock.Instant, concurrency: Int, prober: HTTPProb
               configuration: ProbeConfiguration) async -> Outcomes {
     await withTaskGroup(of: Outcomes.self) { group in
         for _ in 0..<concurrency {
-            group.addTask {
+            group.addTask(executorPreference: prober.nextTaskExecutor()) {
                 var outcomes = Outcomes()
                 while ContinuousClock.now < end { outcomes.add(await prober.probe(request, configuration: configuration)) }
                 return outcomes
@@ -322,9 +326,15 @@ if let parsed = URL(string: url), ServiceScheme(url: parsed) != nil {
     }
 }
 let prober = HTTPProber()
-switch mode {
-case "single": await single(prober: prober, request: request, configuration: configuration)
-case "throughput": await throughput(prober: prober, request: request, configuration: configuration)
-case "fanout": await fanOut(prober: prober, request: request, configuration: configuration)
-default: if await !rss(prober: prober, request: request, configuration: configuration) { exit(1) }
+// Sequential modes probe from this task, on a loop as the daemon's probe tasks do; the concurrent ones give each
+// probing task its own loop (`runProbes`, `runUntil`).
+let passed = await withTaskExecutorPreference(prober.nextTaskExecutor()) { () async -> Bool in
+    switch mode {
+    case "single": await single(prober: prober, request: request, configuration: configuration)
+    case "throughput": await throughput(prober: prober, request: request, configuration: configuration)
+    case "fanout": await fanOut(prober: prober, request: request, configuration: configuration)
+    default: return await rss(prober: prober, request: request, configuration: configuration)
+    }
+    return true
 }
+if !passed { exit(1) }

@@ -58,7 +58,7 @@ extension HTTPProber {
     /// One connection: connect, then `ServiceNegotiationHandler` with the TLS handler made on the server's go-ahead.
     private func negotiate(_ scheme: ServiceScheme, address: SocketAddress, host: String, configuration: ProbeConfiguration,
                            deadline: NIODeadline, recorder: HopRecorder) async throws {
-        let loop = group.next()
+        let loop = group.any()  // the loop the task runs on, when it is one of ours
         let promise = loop.makePromise(of: Void.self)
         let remaining = deadline - .now()
         let connectLimit = min(TimeAmount.nanoseconds(Int64(configuration.connectTimeout * 1e9)), remaining)

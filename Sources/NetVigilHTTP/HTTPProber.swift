@@ -10,9 +10,17 @@ import NetVigilTrust
 public struct HTTPProber: Sendable {
     let group: any EventLoopGroup
 
-    /// A prober on `group` (default: NIO's shared event loop group).
+    /// A prober on `group` (default: NIO's shared event loop group). A probe whose task runs on one of the group's
+    /// loops (``nextTaskExecutor()``) connects on that loop; otherwise it takes the group's next loop.
     public init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
         self.group = group
+    }
+
+    /// The task executor a probing task prefers: the group's next event loop. Connect, TLS, the response and the
+    /// task's own code then run on one thread, with no hop per await (the daemon's scheduler starts every probe's
+    /// task with it, the probe benchmarks theirs).
+    public func nextTaskExecutor() -> EventLoopTaskExecutor {
+        EventLoopTaskExecutor(loop: group.next())
     }
 
     /// Probes `request` and never throws: every failure is a typed `ProbeError` in the result.
@@ -192,11 +200,11 @@ public struct HTTPProber: Sendable {
         throw lastError
     }
 
-    /// getaddrinfo on NIO's thread pool, bounded by `deadline`: when the resolver does not answer in time the probe
+    /// getaddrinfo on a `BlockingWork` (Dispatch) thread, never the event loop, bounded by `deadline`: when the resolver does not answer in time the probe
     /// fails with a resolve-phase timeout at once (the blocked lookup finishes on its pool thread and is dropped).
     func resolve(_ host: String, port: Int, family: AddressFamily, deadline: NIODeadline) async throws -> [SocketAddress] {
         if let literal = try Resolver.literal(host, port: port, family: family) { return [literal] }  // no thread hop
-        let loop = group.next()
+        let loop = group.any()  // the loop the task runs on, when it is one of ours
         guard deadline > .now() else {
             throw ProbeError(.timeout, "no time left to resolve \(host)", phase: ProbePhase.resolve.rawValue)
         }
@@ -264,7 +272,7 @@ public struct HTTPProber: Sendable {
 
     private func exchange(_ request: ProbeRequest, address: SocketAddress, host: String, port: Int, usesTLS: Bool,
                           route: ProxyRoute?, configuration: ProbeConfiguration, deadline: NIODeadline, recorder: HopRecorder) async throws -> HTTPResponse {
-        let loop = group.next()
+        let loop = group.any()  // the loop the task runs on, when it is one of ours
         let promise = loop.makePromise(of: HTTPResponse.self)
         let remaining = deadline - .now()
         let connectLimit = min(TimeAmount.nanoseconds(Int64(configuration.connectTimeout * 1e9)), remaining)

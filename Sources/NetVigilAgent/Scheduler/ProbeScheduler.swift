@@ -18,7 +18,8 @@ import Synchronization
 /// The decisions are ``ProbeTimeline``'s (a pure state machine with every target's next tick in a heap); this class
 /// is its shell: one loop task sleeps until the earliest tick (or a wake from a reload, a finished probe or a host
 /// coming back) and starts each due probe as a child task that lives only for that probe, so an idle target costs
-/// a heap entry, not a suspended task.
+/// a heap entry, not a suspended task. That task prefers one of the prober's event loops as its executor
+/// (``HTTPProber/nextTaskExecutor()``), so it and its channel run on one thread.
 public final class ProbeScheduler: Service, Sendable {
     private struct State {
         var timeline: ProbeTimeline
@@ -85,8 +86,10 @@ public final class ProbeScheduler: Service, Sendable {
                         return (starts, deadline)
                     }
                     guard let next else { break }
+                    // Each probe's task runs on one of the prober's event loops (spread over the group), where
+                    // its channel lives: no thread hop per await. Nothing on its path may block (docs/architecture.md).
                     for start in next.starts {
-                        group.addTask { await self.probe(start) }
+                        group.addTask(executorPreference: pipeline.prober.nextTaskExecutor()) { await self.probe(start) }
                     }
                     // Cancellation also calls `shutdown()` (see below), so a cancelled sleep ends the loop.
                     if let deadline = next.deadline {
