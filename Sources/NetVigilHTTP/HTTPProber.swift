@@ -200,8 +200,9 @@ public struct HTTPProber: Sendable {
         throw lastError
     }
 
-    /// getaddrinfo on a `BlockingWork` (Dispatch) thread, never the event loop, bounded by `deadline`: when the resolver does not answer in time the probe
-    /// fails with a resolve-phase timeout at once (the blocked lookup finishes on its pool thread and is dropped).
+    /// getaddrinfo on a `BlockingWork` (Dispatch) thread, never the event loop, bounded by `deadline`: when the
+    /// resolver does not answer in time the probe fails with a resolve-phase timeout at once (the blocked lookup
+    /// finishes on its pool thread and is dropped).
     func resolve(_ host: String, port: Int, family: AddressFamily, deadline: NIODeadline) async throws -> [SocketAddress] {
         if let literal = try Resolver.literal(host, port: port, family: family) { return [literal] }  // no thread hop
         let loop = group.any()  // the loop the task runs on, when it is one of ours
