@@ -7,7 +7,7 @@ import XCTest
 /// untouched, and series of addresses that left the tick removed.
 final class AddressMetricsTests: XCTestCase {
     private func render(_ metrics: FeedMetrics) throws -> MetricsTests.Exposition {
-        try MetricsTests.Exposition(String(decoding: metrics.exposition(), as: UTF8.self))
+        try MetricsTests.Exposition(String(decoding: metrics.exposition().text, as: UTF8.self))
     }
 
     func testEachAddressHasItsSeriesAndStaleOnesGo() throws {

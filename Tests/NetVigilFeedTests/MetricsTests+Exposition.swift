@@ -39,7 +39,7 @@ extension MetricsTests {
     func testTargetSeriesAreTheRegistrysText() throws {
         let metrics = FeedMetrics(version: "9.9.9-test")
         try Self.feedEveryTargetSeries(metrics.agent)
-        let text = Self.stableLines(metrics.exposition())
+        let text = Self.stableLines(metrics.exposition().text)
         // NETVIGIL_DUMP_EXPOSITION=FILE writes the text, to compare with another build.
         if let path = ProcessInfo.processInfo.environment["NETVIGIL_DUMP_EXPOSITION"] {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -66,6 +66,36 @@ extension MetricsTests {
         let left = try render(metrics)
         XCTAssertTrue(left.samples.keys.filter { $0.contains("target=") }.isEmpty)
         XCTAssertNil(left.help["netvigil_probe_success"], "an emptied family has no HELP/TYPE lines left")
+    }
+
+    /// The chunks are the whole text in sorted order (families by name, each gauge's and counter's lines by their
+    /// bytes), also for target names that are prefixes of each other or need escaping; every chunk but the last is
+    /// about `chunkSize`.
+    func testChunksAreTheTextInSortedOrder() throws {
+        let metrics = FeedMetrics(version: "9.9.9-test")
+        try Self.feedEveryTargetSeries(metrics.agent)
+        let awkward = ["a", "a-b", "a\"b", "a\\", "a\\\"", "a\nb", "ab", "A", "é", "a b", "a,b", "a}", "a\"", ""]
+        for target in (awkward + (0..<3_000).map { "t\($0)" }).shuffled() {
+            metrics.agent.probeFinished(target: target, labels: [("endpoint", "https://x.test/")],
+                                        record: Self.okRecord(target: target))
+        }
+        var chunks = metrics.exposition()
+        var pieces: [[UInt8]] = []
+        while let piece = chunks.next() { pieces.append(piece) }
+        XCTAssertGreaterThan(pieces.count, 10)
+        for piece in pieces.dropLast() {
+            XCTAssertTrue((MetricsExposition.chunkSize..<MetricsExposition.chunkSize + 4_096).contains(piece.count))
+        }
+        let text = pieces.flatMap { $0 }
+        XCTAssertEqual(text, metrics.exposition().text)
+        let resorted = MetricsExposition.families(text).sorted { $0.name < $1.name }.flatMap(\.text)
+        XCTAssertEqual(String(decoding: text, as: UTF8.self), String(decoding: resorted, as: UTF8.self))
+        let e = try render(metrics)
+        for target in awkward {
+            let label = "target=\"" + target.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") + "\""
+            XCTAssertEqual(e.samples.keys.filter { $0.contains("{" + label + ",") }.count, 17, target)
+        }
     }
 
     /// What swift-prometheus rendered for `feedEveryTargetSeries` when every series was registered (commit de1e7c6).

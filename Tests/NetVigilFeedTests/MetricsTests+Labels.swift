@@ -26,7 +26,7 @@ extension MetricsTests {
 
         // promtool accepts the labelled exposition.
         let directory = try TemporaryDirectory()
-        if let result = try promtoolCheck(String(decoding: metrics.exposition(), as: UTF8.self), in: directory) {
+        if let result = try promtoolCheck(String(decoding: metrics.exposition().text, as: UTF8.self), in: directory) {
             XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         }
     }

@@ -28,11 +28,11 @@ extension MetricsTests {
     func testProcessMetricsDescribeThisProcess() throws {
         let metrics = FeedMetrics()
         // Burn some CPU so the counter moves between scrapes.
-        let before = try Exposition(String(decoding: metrics.scrape(), as: UTF8.self))
+        let before = try Exposition(String(decoding: metrics.scrape().text, as: UTF8.self))
         var x = 0.0
         for i in 0..<20_000_000 { x += Double(i).squareRoot() }
         XCTAssertGreaterThan(x, 0)
-        let after = try Exposition(String(decoding: metrics.scrape(), as: UTF8.self))
+        let after = try Exposition(String(decoding: metrics.scrape().text, as: UTF8.self))
 
         let rss = try XCTUnwrap(after.samples["process_resident_memory_bytes"])
         XCTAssertGreaterThan(rss, 1_000_000)
@@ -49,7 +49,7 @@ extension MetricsTests {
             XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
             return try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         }
-        let opened = try Exposition(String(decoding: metrics.scrape(), as: UTF8.self))
+        let opened = try Exposition(String(decoding: metrics.scrape().text, as: UTF8.self))
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(opened.samples["process_open_fds"]), fds + 10)
         for handle in handles { try handle.close() }
         // Started before this test, after boot.

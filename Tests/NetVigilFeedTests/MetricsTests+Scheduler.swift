@@ -8,7 +8,7 @@ extension MetricsTests {
         let metrics = FeedMetrics()
         // A followed scheduler that has not started a probe: no lateness yet, no skipped tick.
         metrics.agent.follow(scheduler: SchedulerStatistics())
-        var e = try Exposition(String(decoding: metrics.scrape(), as: UTF8.self))
+        var e = try Exposition(String(decoding: metrics.scrape().text, as: UTF8.self))
         XCTAssertEqual(e.samples["netvigil_scheduler_skipped_ticks_total"], 0)
         XCTAssertTrue(e.series(named: "netvigil_scheduler_start_lateness_seconds").isEmpty)
 

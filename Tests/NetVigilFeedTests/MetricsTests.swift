@@ -106,7 +106,7 @@ final class MetricsTests: XCTestCase {
     }
 
     func render(_ metrics: FeedMetrics) throws -> Exposition {
-        try Exposition(String(decoding: metrics.exposition(), as: UTF8.self))
+        try Exposition(String(decoding: metrics.exposition().text, as: UTF8.self))
     }
 
     // MARK: - Values
@@ -303,8 +303,8 @@ final class MetricsTests: XCTestCase {
         let metrics = FeedMetrics()
         try Self.feedEverything(metrics.agent)
         metrics.agent.probeFinished(target: "aaa", record: Self.okRecord(target: "aaa"))
-        let first = String(decoding: metrics.exposition(), as: UTF8.self)
-        XCTAssertEqual(String(decoding: metrics.exposition(), as: UTF8.self), first)
+        let first = String(decoding: metrics.exposition().text, as: UTF8.self)
+        XCTAssertEqual(String(decoding: metrics.exposition().text, as: UTF8.self), first)
         let lines = first.split(separator: "\n").map(String.init)
         let typeNames = lines.filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
         XCTAssertEqual(typeNames, typeNames.sorted())
@@ -345,7 +345,7 @@ final class MetricsTests: XCTestCase {
         let metrics = FeedMetrics()
         try Self.feedEverything(metrics.agent)
         metrics.agent.probeFinished(target: "api", record: Self.skippedRecord())
-        let text = String(decoding: metrics.exposition(), as: UTF8.self)
+        let text = String(decoding: metrics.exposition().text, as: UTF8.self)
         guard let result = try promtoolCheck(text, in: directory) else {
             throw XCTSkip("promtool is not installed (Debian package `prometheus`); the exposition was not linted")
         }

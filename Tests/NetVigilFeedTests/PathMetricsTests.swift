@@ -7,7 +7,7 @@ import XCTest
 /// address over two paths is two series, and a skipped path's series go.
 final class PathMetricsTests: XCTestCase {
     private func render(_ metrics: FeedMetrics) throws -> MetricsTests.Exposition {
-        try MetricsTests.Exposition(String(decoding: metrics.exposition(), as: UTF8.self))
+        try MetricsTests.Exposition(String(decoding: metrics.exposition().text, as: UTF8.self))
     }
 
     private func row(_ interface: String, ok: Bool = true) -> ProbeRecord {

@@ -11,7 +11,7 @@ import Synchronization
 /// daemon and each test can have their own registry. Names, types and help texts are in `AgentMetrics.catalogue`.
 /// The per-target series (probe, per-address and reachability: nearly all series with many targets) do not go through
 /// the factory: they are values in a `TargetSeriesTable`, updated in O(1) per probe and rendered at scrape time by
-/// `renderTargetSeries(into:)`, which the feed appends to the registry's exposition.
+/// `targetSeriesExposition()`, which the feed merges into the registry's exposition.
 ///
 /// Rules for the per-target probe series (they describe the target's last probe that ran):
 /// - A skipped probe (host `NotReachable`) sets `netvigil_probe_skipped` to 1, counts `outcome="skipped"` and leaves
@@ -50,7 +50,7 @@ public final class AgentMetrics: Sendable {
 
     private let factory: any MetricsFactory
     private let state = Mutex(State())
-    /// The per-target series (probe, per-address, reachability), rendered by `renderTargetSeries(into:)`.
+    /// The per-target series (probe, per-address, reachability), rendered through `targetSeriesExposition()`.
     let targets = Mutex(TargetSeriesTable())
     /// The scheduler whose punctuality `refreshScheduler()` exports (nil: none, e.g. in tests).
     let followedScheduler = Mutex<SchedulerStatistics?>(nil)
@@ -128,11 +128,12 @@ public final class AgentMetrics: Sendable {
         targets.withLock { $0.removeReachabilityTarget(target.description) }
     }
 
-    /// Appends the per-target series in the Prometheus text format (the feed adds them to the registry's exposition).
-    /// The table is copied under the lock and rendered outside it, so probes finishing meanwhile do not wait.
-    public func renderTargetSeries(into buffer: inout [UInt8]) {
+    /// The per-target series of a scrape in the Prometheus text format, to be rendered a piece at a time (the feed
+    /// merges them with the registry's families). The table is copied under the lock and sorted outside it, so
+    /// probes finishing meanwhile do not wait.
+    public func targetSeriesExposition() -> TargetSeriesExposition {
         let table = targets.withLock { $0 }
-        table.render(into: &buffer)
+        return TargetSeriesExposition(table)
     }
 
     // MARK: - Series bookkeeping (the `in state:` variants run under the lock)

@@ -4,106 +4,98 @@ import NetVigilStore
 extension TargetSeriesTable {
     private typealias Name = AgentMetrics.Name
 
+    /// Which of the table's maps a family walks, and how one target's lines are written.
+    enum Lines: Sendable {
+        case probe(@Sendable (String, ProbeEntry, inout [UInt8]) -> Void)
+        case address(@Sendable (String, [AddressEntry], inout [UInt8]) -> Void)
+        case reachability(@Sendable (String, ReachabilityEntry, inout [UInt8]) -> Void)
+    }
+
+    /// One metric family of the table: its name and the lines it has for one target.
+    struct Family: Sendable {
+        let name: String
+        let lines: Lines
+    }
+
+    /// Every family the table renders, in name order (the order the exposition lists families in).
+    ///
+    /// Lines are written as swift-prometheus writes its own: labels in the order given, gauge values as Swift prints
+    /// a `Double` (`1.0`), counters as integers.
+    static let families: [Family] = ([
+        lastRunFamily(Name.probeSuccess) { $0.success },
+        Family(name: Name.probeSkipped, lines: .probe { target, entry, buffer in
+            buffer.appendSample(Name.probeSkipped, target, nil, entry.labelSuffix, entry.skipped)
+        }),
+        Family(name: Name.probeDuration, lines: .probe { target, entry, buffer in
+            guard let run = entry.lastRun else { return }
+            for (phase, seconds) in zip(phaseNames, run.durations) {
+                guard let seconds else { continue }
+                buffer.appendSample(Name.probeDuration, target, ("phase", phase), entry.labelSuffix, seconds)
+            }
+        }),
+        lastRunFamily(Name.probeHTTPStatusCode) { $0.httpStatus },
+        lastRunFamily(Name.probeHTTPVersion) { $0.httpVersion },
+        lastRunFamily(Name.tlsTrusted) { $0.trusted },
+        lastRunFamily(Name.tlsPinMatch) { $0.pinMatch },
+        lastRunFamily(Name.tlsEarliestCertExpiry) { $0.earliestExpiry },
+        lastRunFamily(Name.tlsFindings) { $0.findings },
+        Family(name: Name.tlsServedKeyInfo, lines: .probe { target, entry, buffer in
+            guard let pin = entry.lastRun?.servedPin else { return }
+            buffer.appendSample(Name.tlsServedKeyInfo, target, ("pin", pin), entry.labelSuffix, 1)
+        }),
+        Family(name: Name.probesTotal, lines: .probe { target, entry, buffer in
+            for (outcome, count) in zip(ProbeOutcome.allCases, entry.outcomes) {
+                buffer.appendSeries(Name.probesTotal, target, ("outcome", outcome.rawValue), entry.labelSuffix)
+                buffer.append(contentsOf: String(count).utf8)
+                buffer.append(UInt8(ascii: "\n"))
+            }
+        }),
+        addressFamily(Name.addressProbeSuccess) { $0.success },
+        addressFamily(Name.addressTLSTrusted) { $0.trusted },
+        addressFamily(Name.addressTLSPinMatch) { $0.pinMatch },
+        Family(name: Name.reachabilityStatus, lines: .reachability { target, entry, buffer in
+            buffer.appendSample(Name.reachabilityStatus, target, nil, [], entry.status)
+        }),
+        Family(name: Name.reachabilityFlag, lines: .reachability { target, entry, buffer in
+            for (flag, name) in ReachabilityFlags.named {
+                buffer.appendSample(Name.reachabilityFlag, target, ("flag", name), [], entry.flags.contains(flag) ? 1 : 0)
+            }
+        }),
+    ] as [Family]).sorted { $0.name < $1.name }
+
+    /// A gauge with one line per target whose last probe that ran has a `value`.
+    private static func lastRunFamily(_ name: String, _ value: @escaping @Sendable (LastRun) -> Double?) -> Family {
+        Family(name: name, lines: .probe { target, entry, buffer in
+            guard let run = entry.lastRun, let value = value(run) else { return }
+            buffer.appendSample(name, target, nil, entry.labelSuffix, value)
+        })
+    }
+
+    /// A gauge with one line per address (and path) row that has a `value`.
+    private static func addressFamily(_ name: String, _ value: @escaping @Sendable (AddressEntry) -> Double?) -> Family {
+        Family(name: name, lines: .address { target, rows, buffer in
+            for row in rows {
+                guard let value = value(row) else { continue }
+                var labels: [UInt8] = []
+                labels.appendLabel("address", row.address, first: false)
+                if let interface = row.interface { labels.appendLabel("interface", interface, first: false) }
+                buffer.appendSample(name, target, nil, labels, value)
+            }
+        })
+    }
+
     /// `# HELP` and `# TYPE` by metric name, from `AgentMetrics.catalogue`.
     private static let descriptions = Dictionary(uniqueKeysWithValues: AgentMetrics.catalogue.map { ($0.name, $0) })
 
-    /// Appends the table's series in the Prometheus text format (0.0.4) as swift-prometheus writes its own: per
-    /// non-empty family a `# HELP` and a `# TYPE` line, then one line per series, labels in the order they were
-    /// given, gauge values as Swift prints a `Double` (`1.0`), counters as integers. A family without series has no
-    /// lines at all. Order is left to the caller (the feed sorts families and series).
-    func render(into buffer: inout [UInt8]) {
-        let ran = probes.compactMap { target, entry in entry.lastRun.map { (target, entry.labelSuffix, $0) } }
-        family(Name.probeSuccess, into: &buffer) { buffer in
-            for (target, suffix, run) in ran { buffer.appendSample(Name.probeSuccess, target, nil, suffix, run.success) }
+    /// Appends `name`'s `# HELP` and `# TYPE` lines.
+    static func appendHeader(_ name: String, to buffer: inout [UInt8]) {
+        guard let description = descriptions[name] else { return }
+        buffer.append(contentsOf: "# HELP \(name) ".utf8)
+        for byte in description.help.utf8 {
+            if byte == UInt8(ascii: "\\") { buffer.append(byte) }
+            buffer.append(byte)
         }
-        family(Name.probeSkipped, into: &buffer) { buffer in
-            for (target, entry) in probes {
-                buffer.appendSample(Name.probeSkipped, target, nil, entry.labelSuffix, entry.skipped)
-            }
-        }
-        family(Name.probeDuration, into: &buffer) { buffer in
-            for (target, suffix, run) in ran {
-                for (phase, seconds) in zip(Self.phaseNames, run.durations) {
-                    guard let seconds else { continue }
-                    buffer.appendSample(Name.probeDuration, target, ("phase", phase), suffix, seconds)
-                }
-            }
-        }
-        let values: [(String, (LastRun) -> Double?)] = [
-            (Name.probeHTTPStatusCode, \.httpStatus), (Name.probeHTTPVersion, \.httpVersion), (Name.tlsTrusted, \.trusted),
-            (Name.tlsPinMatch, \.pinMatch), (Name.tlsEarliestCertExpiry, \.earliestExpiry), (Name.tlsFindings, \.findings),
-        ]
-        for (name, value) in values {
-            family(name, into: &buffer) { buffer in
-                for (target, suffix, run) in ran {
-                    if let value = value(run) { buffer.appendSample(name, target, nil, suffix, value) }
-                }
-            }
-        }
-        family(Name.tlsServedKeyInfo, into: &buffer) { buffer in
-            for (target, suffix, run) in ran {
-                if let pin = run.servedPin { buffer.appendSample(Name.tlsServedKeyInfo, target, ("pin", pin), suffix, 1) }
-            }
-        }
-        family(Name.probesTotal, into: &buffer) { buffer in
-            for (target, entry) in probes {
-                for (outcome, count) in zip(ProbeOutcome.allCases, entry.outcomes) {
-                    buffer.appendSeries(Name.probesTotal, target, ("outcome", outcome.rawValue), entry.labelSuffix)
-                    buffer.append(contentsOf: String(count).utf8)
-                    buffer.append(UInt8(ascii: "\n"))
-                }
-            }
-        }
-        renderAddresses(into: &buffer)
-        renderReachability(into: &buffer)
-    }
-
-    private func renderAddresses(into buffer: inout [UInt8]) {
-        let values: [(String, (AddressEntry) -> Double?)] = [
-            (Name.addressProbeSuccess, \.success), (Name.addressTLSTrusted, \.trusted), (Name.addressTLSPinMatch, \.pinMatch),
-        ]
-        for (name, value) in values {
-            family(name, into: &buffer) { buffer in
-                for (target, rows) in addresses {
-                    for row in rows {
-                        guard let value = value(row) else { continue }
-                        var labels: [UInt8] = []
-                        labels.appendLabel("address", row.address, first: false)
-                        if let interface = row.interface { labels.appendLabel("interface", interface, first: false) }
-                        buffer.appendSample(name, target, nil, labels, value)
-                    }
-                }
-            }
-        }
-    }
-
-    private func renderReachability(into buffer: inout [UInt8]) {
-        family(Name.reachabilityStatus, into: &buffer) { buffer in
-            for (target, entry) in reachability { buffer.appendSample(Name.reachabilityStatus, target, nil, [], entry.status) }
-        }
-        family(Name.reachabilityFlag, into: &buffer) { buffer in
-            for (target, entry) in reachability {
-                for (flag, name) in ReachabilityFlags.named {
-                    buffer.appendSample(Name.reachabilityFlag, target, ("flag", name), [], entry.flags.contains(flag) ? 1 : 0)
-                }
-            }
-        }
-    }
-
-    /// Appends `name`'s `# HELP` and `# TYPE` lines and what `samples` appends, or nothing when that is nothing.
-    private func family(_ name: String, into buffer: inout [UInt8], _ samples: (inout [UInt8]) -> Void) {
-        let start = buffer.count
-        if let description = Self.descriptions[name] {
-            buffer.append(contentsOf: "# HELP \(name) ".utf8)
-            for byte in description.help.utf8 {
-                if byte == UInt8(ascii: "\\") { buffer.append(byte) }
-                buffer.append(byte)
-            }
-            buffer.append(contentsOf: "\n# TYPE \(name) \(description.kind.rawValue)\n".utf8)
-        }
-        let headerEnd = buffer.count
-        samples(&buffer)
-        if buffer.count == headerEnd { buffer.removeSubrange(start...) }
+        buffer.append(contentsOf: "\n# TYPE \(name) \(description.kind.rawValue)\n".utf8)
     }
 }
 

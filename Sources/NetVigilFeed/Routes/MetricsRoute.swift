@@ -4,7 +4,8 @@ import Hummingbird
 let prometheusContentType = "text/plain; version=0.0.4; charset=utf-8"
 
 extension FeedRoutes {
-    /// `GET /metrics`: the Prometheus text format of `state.metrics` (404 when the feed runs without metrics).
+    /// `GET /metrics`: the Prometheus text format of `state.metrics` (404 when the feed runs without metrics), written
+    /// in chunks as it is rendered (chunked transfer encoding).
     ///
     /// Values read at scrape time (the netlink resync total) are refreshed first. The bearer-token middleware added
     /// before this route applies to it like to every route but `/healthz`.
@@ -20,8 +21,14 @@ extension FeedRoutes {
             if let monitor = state.reachability {
                 metrics.agent.netlinkResyncs(total: await monitor.resyncCount)
             }
-            return Response(status: .ok, headers: [.contentType: prometheusContentType],
-                            body: .init(byteBuffer: ByteBuffer(bytes: metrics.scrape())))
+            let exposition = metrics.scrape()
+            return Response(status: .ok, headers: [.contentType: prometheusContentType], body: ResponseBody { writer in
+                var chunks = exposition
+                while let chunk = chunks.next() {
+                    try await writer.write(ByteBuffer(bytes: chunk))
+                }
+                try await writer.finish(nil)
+            })
         }
     }
 }
