@@ -199,7 +199,12 @@ struct ProbeTimeline {
                 }
                 continue
             }
-            if slot.target.isEquivalent(to: target) { continue }
+            if slot.target.isEquivalent(to: target) {
+                // The same settings: keep the schedule but hold the new copy, so the reloaded configuration and the
+                // timeline share one set of targets instead of keeping the previous load's alive as well.
+                slots[name]?.target = target
+                continue
+            }
             change.changed.append(name)
             let sameInterval = slot.target.interval == target.interval
             switch slot.phase {

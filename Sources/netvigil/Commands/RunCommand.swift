@@ -91,6 +91,9 @@ struct RunCommand: AsyncParsableCommand {
                 }
             }
             let feedConfiguration = FeedConfiguration(configuration.feed)
+            // The reload compares these with the start-up settings; captured alone, so the start-up target list is
+            // not kept alive next to the reloaded one.
+            let (startupStorage, startupFeed) = (configuration.storage, configuration.feed)
             let reloader = ConfigReloader(path: config, logger: Logger(label: "netvigil.config"),
                                           metrics: metrics.agent) { reloaded in
                 LogBootstrap.level = reloaded.log.level
@@ -100,10 +103,10 @@ struct RunCommand: AsyncParsableCommand {
                 await portal.update(settings: reloaded.reachability.captivePortal, paths: reloaded.targets.targets.flatMap(\.sources))
                 let change = await scheduler.update(targets: reloaded.targets.targets)
                 var unchangeable: [String] = []
-                if reloaded.storage != configuration.storage { unchangeable.append("storage") }
+                if reloaded.storage != startupStorage { unchangeable.append("storage") }
                 var feedSettings = reloaded.feed
-                feedSettings.tls = configuration.feed.tls
-                if feedSettings != configuration.feed || (reloaded.feed.tls == nil) != (configuration.feed.tls == nil) {
+                feedSettings.tls = startupFeed.tls
+                if feedSettings != startupFeed || (reloaded.feed.tls == nil) != (startupFeed.tls == nil) {
                     unchangeable.append("feed")
                 }
                 if let tls = reloaded.feed.tls, let live = feedConfiguration.tls {
@@ -111,6 +114,8 @@ struct RunCommand: AsyncParsableCommand {
                     live.replace(with: tls.context)
                     logger.info("feed TLS certificate and key reloaded", metadata: ["certificate": "\(tls.certificateFile)"])
                 }
+                // The parse's transient heap (YAML nodes, a second target list) is free once this returns.
+                MemoryRelease.trimSoon()
                 return ConfigReloader.Summary(added: change.added, changed: change.changed, removed: change.removed,
                                               needsRestart: unchangeable)
             }

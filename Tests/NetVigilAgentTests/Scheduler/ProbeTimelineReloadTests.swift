@@ -38,6 +38,20 @@ final class ProbeTimelineReloadTests: XCTestCase {
         XCTAssertEqual(timeline.queuedTicks, before.2)
     }
 
+    /// An unchanged target keeps its schedule but the timeline holds the reloaded copy from then on, so the previous
+    /// load's targets are not kept alive next to the new ones.
+    func testAnUnchangedTargetIsHeldAsTheReloadedCopy() throws {
+        var timeline = started(try timelineTargets([("a", "60s")]))
+        let before = timeline.phase(of: "a")
+        var reloaded = try timelineTargets([("a", "60s")])
+        reloaded[0].warnings = ["marks the reloaded copy"]
+        XCTAssertEqual(timeline.update(targets: reloaded, now: at(1_000), wallClockNanoseconds: 0), ProbeTimeline.Change())
+        XCTAssertEqual(timeline.phase(of: "a"), before)
+        let due = try XCTUnwrap(tick(timeline, "a"))
+        let start = try XCTUnwrap(timeline.due(now: due).first)
+        XCTAssertEqual(timeline.begin(start, now: due)?.warnings, ["marks the reloaded copy"])
+    }
+
     func testAddedAndRemovedTargetsAreReportedAndRemovedOnesStop() throws {
         var timeline = started(try timelineTargets([("keep", "60s"), ("drop", "60s")]))
         let dropTick = try XCTUnwrap(tick(timeline, "drop"))
