@@ -4,18 +4,49 @@ import Synchronization
 
 /// The daemon's in-memory view of every probe target: last result, failure streak, uptime. The feed reads it.
 public final class TargetStates: Sendable {
+    /// One target: its configuration (shared with the scheduler's copy), its last result and its history.
+    /// About 64 bytes inline, so the 16,384-bucket dictionary of 10,000 targets stays near 1.3 MB.
     private struct Entry: Sendable {
-        var name: String
-        var url: String
-        var endpoint: String?
-        var labels = TargetLabels()
-        var interval: Duration
-        var last: ProbeRecord?
-        /// The per-address rows of the last `addresses: all` tick.
-        var addresses: [ProbeRecord]?
+        var target: ProbeTarget
+        var last: LastProbe?
         var lastProbeAt: Timestamp?
         var consecutiveFailures = 0
         var uptime = UptimeCounter()
+
+        /// Takes a result in.
+        mutating func record(_ record: ProbeRecord, addresses: [ProbeRecord]?) {
+            last = LastProbe(record, addresses: addresses)
+            switch record.outcome {
+            case .ok:
+                consecutiveFailures = 0
+                lastProbeAt = record.time
+                uptime.add(good: 1, bad: 0, at: record.time)
+            case .failed:
+                consecutiveFailures += 1
+                lastProbeAt = record.time
+                uptime.add(good: 0, bad: 1, at: record.time)
+            case .skipped:
+                break
+            }
+        }
+    }
+
+    /// A target's last result as its snapshot shows it: summarised once as it arrives (rather than keeping the
+    /// whole record and its address rows) and immutable, so copies of the state share it.
+    private final class LastProbe: Sendable {
+        let status: TargetSnapshot.Status
+        let result: TargetSnapshot.LastResult
+        let addresses: [TargetSnapshot.AddressStatus]?
+
+        init(_ record: ProbeRecord, addresses: [ProbeRecord]?) {
+            switch record.outcome {
+            case .ok: status = .up
+            case .failed: status = .down
+            case .skipped: status = .skipped
+            }
+            result = TargetSnapshot.LastResult(record)
+            self.addresses = addresses.map { $0.map(TargetSnapshot.AddressStatus.init) }
+        }
     }
 
     private struct State {
@@ -32,12 +63,10 @@ public final class TargetStates: Sendable {
     public func configure(_ targets: [ProbeTarget]) {
         state.withLock { state in
             var entries: [String: Entry] = [:]
+            entries.reserveCapacity(targets.count)
             for target in targets {
-                var entry = state.entries[target.name] ?? Entry(name: target.name, url: target.url, interval: target.interval)
-                entry.url = target.url
-                entry.endpoint = target.endpoint
-                entry.labels = target.labels
-                entry.interval = target.interval
+                var entry = state.entries.removeValue(forKey: target.name) ?? Entry(target: target)
+                entry.target = target
                 entries[target.name] = entry
             }
             state.order = targets.map(\.name)
@@ -46,25 +75,9 @@ public final class TargetStates: Sendable {
     }
 
     /// Records a result (ok, failed or skipped); `addresses`: the per-address rows when `record` combines them.
+    /// The entry is changed in place: its uptime counts are not copied for every result.
     public func record(_ record: ProbeRecord, addresses: [ProbeRecord]? = nil) {
-        state.withLock { state in
-            guard var entry = state.entries[record.target] else { return }
-            entry.last = record
-            entry.addresses = addresses
-            switch record.outcome {
-            case .ok:
-                entry.consecutiveFailures = 0
-                entry.lastProbeAt = record.time
-                entry.uptime.add(good: 1, bad: 0, at: record.time)
-            case .failed:
-                entry.consecutiveFailures += 1
-                entry.lastProbeAt = record.time
-                entry.uptime.add(good: 0, bad: 1, at: record.time)
-            case .skipped:
-                break
-            }
-            state.entries[record.target] = entry
-        }
+        state.withLock { state in state.entries[record.target]?.record(record, addresses: addresses) }
     }
 
     /// Seeds uptime counters from stored history (daemon start).
@@ -76,14 +89,9 @@ public final class TargetStates: Sendable {
         }
     }
 
-    /// The last result of `target` (nil when not configured or not probed yet).
-    public func lastRecord(_ target: String) -> ProbeRecord? {
-        state.withLock { $0.entries[target]?.last }
-    }
-
     /// The configured labels of each target that has any (for export rows).
     public var labelsByTarget: [String: [String: String]] {
-        state.withLock { state in state.entries.compactMapValues { $0.labels.isEmpty ? nil : $0.labels.dictionary } }
+        state.withLock { state in state.entries.compactMapValues { $0.target.labels.isEmpty ? nil : $0.target.labels.dictionary } }
     }
 
     /// Configured target names in configuration order.
@@ -105,22 +113,16 @@ public final class TargetStates: Sendable {
     }
 
     private static func snapshot(_ entry: Entry, now: Timestamp, firing: [FiringAlert]) -> TargetSnapshot {
-        let status: TargetSnapshot.Status
-        switch entry.last?.outcome {
-        case nil: status = .pending
-        case .ok?: status = .up
-        case .failed?: status = .down
-        case .skipped?: status = .skipped
-        }
+        let target = entry.target
         var snapshot = TargetSnapshot(
-            name: entry.name, url: entry.url, endpoint: entry.endpoint, labels: entry.labels,
-            intervalSeconds: entry.interval.inSeconds,
-            status: status, lastResult: entry.last.map(TargetSnapshot.LastResult.init), lastProbeAt: entry.lastProbeAt,
+            name: target.name, url: target.url, endpoint: target.endpoint, labels: target.labels,
+            intervalSeconds: target.interval.inSeconds,
+            status: entry.last?.status ?? .pending, lastResult: entry.last?.result, lastProbeAt: entry.lastProbeAt,
             consecutiveFailures: entry.consecutiveFailures, firingAlerts: firing,
             uptime: .init(lastHour: entry.uptime.ratio(lastSeconds: 3_600, now: now),
                           lastDay: entry.uptime.ratio(lastSeconds: 86_400, now: now),
                           lastWeek: entry.uptime.ratio(lastSeconds: 604_800, now: now)))
-        snapshot.addresses = entry.addresses.map { $0.map(TargetSnapshot.AddressStatus.init) }
+        snapshot.addresses = entry.last?.addresses
         return snapshot
     }
 }

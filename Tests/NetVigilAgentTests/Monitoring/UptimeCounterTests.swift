@@ -40,4 +40,75 @@ final class UptimeCounterTests: XCTestCase {
         counter.add(good: Int.max, bad: 1, at: minutesAgo(1))
         XCTAssertEqual(counter.ratio(lastSeconds: 3_600, now: now) ?? 0, 1.0, accuracy: 1e-6)
     }
+
+    // MARK: The rings
+
+    func testAGapLongerThanTheRingClearsEveryOldBucket() {
+        var counter = UptimeCounter()
+        for minute in stride(from: 200, to: 140, by: -1) { counter.add(good: 0, bad: 1, at: minutesAgo(Int64(minute))) }
+        counter.add(good: 1, bad: 0, at: minutesAgo(2))
+        // 138 minutes later: no slot of the minute ring still holds one of the old failures.
+        XCTAssertEqual(counter.ratio(lastSeconds: 3_600, now: now), 1.0)
+        counter.add(good: 0, bad: 1, at: minutesAgo(60 * 24 * 30))
+        XCTAssertEqual(counter.ratio(lastSeconds: 3_600, now: now), 1.0, "a result older than the ring is dropped")
+        counter.add(good: 3, bad: 0, at: Timestamp(milliseconds: now.milliseconds + 60 * 24 * 60 * 60_000))
+        XCTAssertNil(counter.ratio(lastSeconds: 604_800, now: now), "a result 60 days ahead moved both rings past now")
+    }
+
+    func testAGapOfExactlyOneRingClearsTheSlotItLandsOn() {
+        var counter = UptimeCounter()
+        counter.add(good: 0, bad: 7, at: minutesAgo(61))
+        counter.add(good: 1, bad: 0, at: minutesAgo(1))
+        XCTAssertEqual(counter.ratio(lastSeconds: 3_600, now: now), 1.0)
+        counter.add(good: 0, bad: 1, at: minutesAgo(59))
+        XCTAssertEqual(counter.ratio(lastSeconds: 3_600, now: now), 0.5)
+    }
+
+    func testAnOlderBucketArrivingAfterANewerOneStillCounts() {
+        var counter = UptimeCounter()
+        // Seeding order is the store's: hour after hour per target, in no particular order.
+        counter.add(good: 10, bad: 0, at: minutesAgo(30))
+        counter.add(good: 0, bad: 10, at: minutesAgo(50))
+        counter.add(good: 5, bad: 5, at: minutesAgo(60 * 100))
+        counter.add(good: 0, bad: 5, at: minutesAgo(60 * 30))
+        XCTAssertEqual(counter.ratio(lastSeconds: 3_600, now: now), 0.5)
+        XCTAssertEqual(counter.ratio(lastSeconds: 86_400, now: now), 0.5)
+        XCTAssertEqual(counter.ratio(lastSeconds: 604_800, now: now), 15.0 / 35.0)
+        // The same results in time order give the same shares.
+        var ordered = UptimeCounter()
+        ordered.add(good: 5, bad: 5, at: minutesAgo(60 * 100))
+        ordered.add(good: 0, bad: 5, at: minutesAgo(60 * 30))
+        ordered.add(good: 0, bad: 10, at: minutesAgo(50))
+        ordered.add(good: 10, bad: 0, at: minutesAgo(30))
+        for window: Int64 in [3_600, 86_400, 604_800] {
+            XCTAssertEqual(ordered.ratio(lastSeconds: window, now: now), counter.ratio(lastSeconds: window, now: now))
+        }
+    }
+
+    func testAnOlderSeedOnTheNewestSlotDoesNotReplaceIt() {
+        var counter = UptimeCounter()
+        // Whole-hour seeds all fall on minute slot 0; only the current hour's start is within the last hour.
+        let hourStart = Timestamp(milliseconds: now.milliseconds / 3_600_000 * 3_600_000)
+        counter.add(good: 4, bad: 0, at: hourStart)
+        counter.add(good: 0, bad: 4, at: Timestamp(milliseconds: hourStart.milliseconds - 3_600_000))
+        XCTAssertEqual(counter.ratio(lastSeconds: 3_600, now: now), 1.0)
+        XCTAssertEqual(counter.ratio(lastSeconds: 86_400, now: now), 0.5)
+    }
+
+    func testResultsAfterNowAreNotInTheWindow() {
+        var counter = UptimeCounter()
+        counter.add(good: 0, bad: 1, at: minutesAgo(10))
+        counter.add(good: 1, bad: 0, at: minutesAgo(-5))
+        XCTAssertEqual(counter.ratio(lastSeconds: 3_600, now: now), 0.0)
+    }
+
+    func testCountsBeyondSixteenBitsAndSaturationOverManyAdds() {
+        var counter = UptimeCounter()
+        // A 1 s target with 40 addresses stores 144,000 rows an hour.
+        counter.add(good: 143_000, bad: 1_000, at: minutesAgo(90))
+        XCTAssertEqual(counter.ratio(lastSeconds: 86_400, now: now), 143.0 / 144.0)
+        for _ in 0..<3 { counter.add(good: Int(UInt32.max / 2), bad: 0, at: minutesAgo(2)) }
+        counter.add(good: 0, bad: Int(UInt32.max), at: minutesAgo(2))
+        XCTAssertEqual(counter.ratio(lastSeconds: 3_600, now: now), 0.5, "both counts stop at UInt32.max")
+    }
 }
