@@ -7,8 +7,9 @@
 #   steady:   the daemon's probe cycles after that (100 HTTP targets as Benchmarks/run.sh idle, plus 4 HTTPS ones),
 #             with /metrics and /v1/status requests.
 # Usage: bash Linker/generate-order.sh   (SCRATCH_PATH=.build-release NO_BUILD=1 as for Benchmarks/run.sh;
-#        STEADY_SECONDS, default 150; ORDER_PORT, default 18620, and the three ports above it). Needs valgrind, nginx.
-# Then relink (swift build -c release ...): the list only moves sections, so a stale name costs nothing but its place.
+#        STARTUP_SECONDS, default 75; STEADY_SECONDS, default 150; ORDER_PORT, default 18620, and the two ports above
+#        it). Needs valgrind and nginx; takes about 5 minutes.
+# Then relink (make release): the list only moves sections, so a stale name costs nothing but its place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # run.sh's helpers (release, start_loopback_tls) without running a benchmark.

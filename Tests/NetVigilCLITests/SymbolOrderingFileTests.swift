@@ -7,7 +7,10 @@ import XCTest
 /// the generator writes that format, grouped start-up only / both / steady only, in an order lld follows.
 final class SymbolOrderingFileTests: XCTestCase {
     private let root = SchemaValidator.repositoryRoot
-    private let clang = URL(fileURLWithPath: "/opt/swift/usr/bin/clang")
+    /// The Swift toolchain's clang (it links with the toolchain's lld): on PATH, as `swift` is, else in /opt/swift.
+    private let clang = URL(fileURLWithPath: ListeningProcess.executable(named: "clang",
+                                                                         extraDirectories: ["/opt/swift/usr/bin"])
+        ?? "/opt/swift/usr/bin/clang")
 
     func testTheCommittedListIsOneMangledNameALineAndTheReleaseLinkReadsIt() throws {
         let text = try String(contentsOf: root.appendingPathComponent("Linker/netvigil.order"), encoding: .utf8)
@@ -28,7 +31,7 @@ final class SymbolOrderingFileTests: XCTestCase {
 
     func testTheGeneratorWritesGroupsLLDPlacesInThatOrder() throws {
         guard FileManager.default.isExecutableFile(atPath: clang.path) else {
-            return XCTFail("\(clang.path) missing: the Swift toolchain's clang links with lld")
+            return XCTFail("clang missing: the Swift toolchain's clang (with its ld.lld) must be on PATH")
         }
         let directory = try TemporaryDirectory()
         let source = try directory.write("hot.c", """
