@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Rebuilds Linker/netvigil.order, the list of functions the release link places first and together (lld
+# --symbol-ordering-file, Package.swift), from what representative workloads execute: callgrind runs of the release
+# binary (debug info stripped: valgrind 3.19 reads no DWARF 5; the symbol table stays) against loopback nginx.
+#   start-up: `netvigil version`, `netvigil probe https://127.0.0.1:P/`, `netvigil status`, and the daemon from exec
+#             until MemoryRelease.afterStartup has dropped start-up's file pages (first probe round included);
+#   steady:   the daemon's probe cycles after that (100 HTTP targets as Benchmarks/run.sh idle, plus 4 HTTPS ones),
+#             with /metrics and /v1/status requests.
+# Usage: bash Linker/generate-order.sh   (SCRATCH_PATH=.build-release NO_BUILD=1 as for Benchmarks/run.sh;
+#        STARTUP_SECONDS, default 75; STEADY_SECONDS, default 150; ORDER_PORT, default 18620, and the two ports above
+#        it). Needs valgrind and nginx; takes about 5 minutes.
+# Then relink (make release): the list only moves sections, so a stale name costs nothing but its place.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# run.sh's helpers (release, start_loopback_tls) without running a benchmark.
+source <(sed -n '1,/^case /p' Benchmarks/run.sh | head -n -1)
+command -v valgrind >/dev/null || { echo "generate-order.sh needs valgrind (apt-get install valgrind)"; exit 1; }
+release --product netvigil
+port=${ORDER_PORT:-18620}; plain=$((port + 1)); feed=$((port + 2))
+start_loopback_tls "$port" "$plain"
+dir=$TLS_DIR
+profiled=$dir/netvigil
+objcopy --strip-debug "$bin/netvigil" "$profiled"
+callgrind() {
+  local name=$1; shift
+  valgrind --tool=callgrind --demangle=no --callgrind-out-file="$dir/$name.out" "$@"
+}
+
+callgrind version "$profiled" version >/dev/null 2>"$dir/version.log"
+callgrind probe "$profiled" probe --ca "$dir/ca.pem" --no-system-roots "https://127.0.0.1:$port/" >/dev/null 2>"$dir/probe.log"
+
+{
+  echo "storage: { path: $dir/state/netvigil.sqlite }"
+  echo "feed: { listen: 127.0.0.1:$feed }"
+  echo "log: { level: warning }"
+  echo "targets:"
+  for i in $(seq 0 99); do echo "  - { name: t$i, url: \"http://127.0.0.1:$plain/?t=$i\", interval: 60s }"; done
+  for i in $(seq 0 3); do
+    echo "  - { name: tls$i, url: \"https://127.0.0.1:$port/?t=$i\", interval: 60s, tls: { ca: [$dir/ca.pem] } }"
+  done
+} > "$dir/netvigil.yml"
+"$profiled" check-config "$dir/netvigil.yml" >/dev/null
+# valgrind itself in the background (not through the function), so $! is its pid for callgrind_control.
+valgrind --tool=callgrind --demangle=no --callgrind-out-file="$dir/daemon.out" "$profiled" run --config "$dir/netvigil.yml" \
+  2>"$dir/daemon.log" &
+daemon=$!
+# Start-up ends when MemoryRelease.afterStartup drops the file pages: the first round's spread (60 s here) + 5 s.
+for _ in $(seq 120); do curl -sf -o /dev/null "http://127.0.0.1:$feed/healthz" && break; sleep 1; done
+sleep "${STARTUP_SECONDS:-75}"
+callgrind_control --dump=startup "$daemon" >/dev/null
+callgrind status "$profiled" status --feed "http://127.0.0.1:$feed" >/dev/null 2>"$dir/status.log" || true
+end=$((SECONDS + ${STEADY_SECONDS:-150}))
+while [ "$SECONDS" -lt "$end" ]; do
+  curl -sf -o /dev/null "http://127.0.0.1:$feed/metrics" || true
+  curl -sf -o /dev/null "http://127.0.0.1:$feed/v1/status" || true
+  sleep 20
+done
+callgrind_control --dump=steady "$daemon" >/dev/null
+kill -INT "$daemon"; wait "$daemon" || true
+# Each dump is its own file (daemon.out.1: exec to the page drop, daemon.out.2: the steady cycles); the shutdown
+# (daemon.out) is left out. The profiles stay in $scratch/symbol-order for a look.
+python3 Linker/order_symbols.py "$profiled" Linker/netvigil.order \
+  "$dir/version.out" "$dir/probe.out" "$dir/status.out" "$dir/daemon.out.1" -- "$dir/daemon.out.2"
+rm -rf "$scratch/symbol-order" && mkdir -p "$scratch/symbol-order"
+cp "$dir"/*.out* "$dir"/*.log "$scratch/symbol-order"/
