@@ -14,7 +14,7 @@ DESTDIR ?=
 BINARY ?= .build/release/netvigil
 # Release builds link the Swift runtime statically and carry no $ORIGIN RUNPATH: the binary needs only Debian's
 # libraries (see deploy/debian). Every module (dependencies too) is compiled with one section per function, so the
-# link can place the functions of Linker/netvigil.order together (Package.swift; docs/performance.md, Function order).
+# link can place the functions of deploy/linker/netvigil.order together (Package.swift; docs/performance.md, Function order).
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
 

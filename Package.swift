@@ -170,12 +170,12 @@ let package = Package(
             ],
             // Release: lld packs the ~126,000 relative relocations as DT_RELR (glibc >= 2.36), so the loader reads a
             // 24 KB table at start instead of 3 MB of RELA entries; the binary stays PIE. It also places the functions
-            // start-up and the probe cycle run first and together (Linker/netvigil.order, made by
-            // Linker/generate-order.sh; names the code no longer has are skipped without a warning), so fewer pages
+            // start-up and the probe cycle run first and together (deploy/linker/netvigil.order, made by
+            // deploy/linker/generate-order.sh; names the code no longer has are skipped without a warning), so fewer pages
             // of code are mapped (docs/performance.md, Footprint and start-up).
             linkerSettings: [
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                              "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Linker/netvigil.order",
+                              "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/deploy/linker/netvigil.order",
                               "-Xlinker", "--no-warn-symbol-ordering"],
                              .when(configuration: .release))
             ]

@@ -2,8 +2,8 @@ import Foundation
 import NetVigilTestSupport
 import XCTest
 
-/// The release link's function order (Linker/netvigil.order, made by Linker/generate-order.sh from callgrind
-/// profiles through Linker/order_symbols.py): the committed list is what lld's `--symbol-ordering-file` reads, and
+/// The release link's function order (deploy/linker/netvigil.order, made by deploy/linker/generate-order.sh from callgrind
+/// profiles through deploy/linker/order_symbols.py): the committed list is what lld's `--symbol-ordering-file` reads, and
 /// the generator writes that format, grouped start-up only / both / steady only, in an order lld follows.
 final class SymbolOrderingFileTests: XCTestCase {
     private let root = SchemaValidator.repositoryRoot
@@ -13,7 +13,7 @@ final class SymbolOrderingFileTests: XCTestCase {
         ?? "/opt/swift/usr/bin/clang")
 
     func testTheCommittedListIsOneMangledNameALineAndTheReleaseLinkReadsIt() throws {
-        let text = try String(contentsOf: root.appendingPathComponent("Linker/netvigil.order"), encoding: .utf8)
+        let text = try String(contentsOf: root.appendingPathComponent("deploy/linker/netvigil.order"), encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         XCTAssertTrue(text.hasSuffix("\n"))
         XCTAssertTrue(lines.first?.hasPrefix("# ") ?? false, "the list starts with its header comment")
@@ -26,7 +26,7 @@ final class SymbolOrderingFileTests: XCTestCase {
         XCTAssertTrue(names.contains("netvigil_main"), "the entry point is on the start-up path")
 
         let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        XCTAssertTrue(manifest.contains(#""--symbol-ordering-file=\(Context.packageDirectory)/Linker/netvigil.order""#))
+        XCTAssertTrue(manifest.contains(#""--symbol-ordering-file=\(Context.packageDirectory)/deploy/linker/netvigil.order""#))
     }
 
     func testTheGeneratorWritesGroupsLLDPlacesInThatOrder() throws {
@@ -70,7 +70,7 @@ final class SymbolOrderingFileTests: XCTestCase {
 
             """)
         let order = directory.path("hot.order")
-        let script = root.appendingPathComponent("Linker/order_symbols.py").path
+        let script = root.appendingPathComponent("deploy/linker/order_symbols.py").path
         let run = try ProcessRunner.run([script, binary, order, startup, "--", steady],
                                         executable: URL(fileURLWithPath: "/usr/bin/python3"))
         XCTAssertEqual(run.status, 0, run.stderr)

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Rebuilds Linker/netvigil.order, the list of functions the release link places first and together (lld
+# Rebuilds deploy/linker/netvigil.order, the list of functions the release link places first and together (lld
 # --symbol-ordering-file, Package.swift), from what representative workloads execute: callgrind runs of the release
 # binary (debug info stripped: valgrind 3.19 reads no DWARF 5; the symbol table stays) against loopback nginx.
 #   start-up: `netvigil version`, `netvigil probe https://127.0.0.1:P/`, `netvigil status`, and the daemon from exec
 #             until MemoryRelease.afterStartup has dropped start-up's file pages (first probe round included);
 #   steady:   the daemon's probe cycles after that (100 HTTP targets as Benchmarks/run.sh idle, plus 4 HTTPS ones),
 #             with /metrics and /v1/status requests.
-# Usage: bash Linker/generate-order.sh   (SCRATCH_PATH=.build-release NO_BUILD=1 as for Benchmarks/run.sh;
+# Usage: bash deploy/linker/generate-order.sh   (SCRATCH_PATH=.build-release NO_BUILD=1 as for Benchmarks/run.sh;
 #        STARTUP_SECONDS, default 75; STEADY_SECONDS, default 150; ORDER_PORT, default 18620, and the two ports above
 #        it). Needs valgrind and nginx; takes about 5 minutes.
 # Then relink (make release): the list only moves sections, so a stale name costs nothing but its place.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 # run.sh's helpers (release, start_loopback_tls) without running a benchmark.
 source <(sed -n '1,/^case /p' Benchmarks/run.sh | head -n -1)
 command -v valgrind >/dev/null || { echo "generate-order.sh needs valgrind (apt-get install valgrind)"; exit 1; }
@@ -59,7 +59,7 @@ callgrind_control --dump=steady "$daemon" >/dev/null
 kill -INT "$daemon"; wait "$daemon" || true
 # Each dump is its own file (daemon.out.1: exec to the page drop, daemon.out.2: the steady cycles); the shutdown
 # (daemon.out) is left out. The profiles stay in $scratch/symbol-order for a look.
-python3 Linker/order_symbols.py "$profiled" Linker/netvigil.order \
+python3 deploy/linker/order_symbols.py "$profiled" deploy/linker/netvigil.order \
   "$dir/version.out" "$dir/probe.out" "$dir/status.out" "$dir/daemon.out.1" -- "$dir/daemon.out.2"
 rm -rf "$scratch/symbol-order" && mkdir -p "$scratch/symbol-order"
 cp "$dir"/*.out* "$dir"/*.log "$scratch/symbol-order"/
