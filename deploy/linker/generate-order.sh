@@ -12,8 +12,11 @@
 # Then relink (make release): the list only moves sections, so a stale name costs nothing but its place.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-# run.sh's helpers (release, start_loopback_tls) without running a benchmark.
+root=$PWD
+# run.sh's helpers (release, start_loopback_tls) without running a benchmark. Its first lines cd relative to $0,
+# which here is this script, so come back to the project's root after.
 source <(sed -n '1,/^case /p' Benchmarks/run.sh | head -n -1)
+cd "$root"
 command -v valgrind >/dev/null || { echo "generate-order.sh needs valgrind (apt-get install valgrind)"; exit 1; }
 release --product netvigil
 port=${ORDER_PORT:-18620}; plain=$((port + 1)); feed=$((port + 2))
