@@ -43,6 +43,7 @@ let package = Package(
             name: "NetVigilStore",
             dependencies: [
                 "CMalloc",
+                "CSQLiteConfig",
                 "NetVigilConcurrency",
                 "NetVigilSystem",
                 "NetVigilProbeModel",
@@ -130,6 +131,11 @@ let package = Package(
         .systemLibrary(
             name: "CMalloc",
             path: "Sources/CMalloc"
+        ),
+        .systemLibrary(
+            name: "CSQLiteConfig",
+            path: "Sources/CSQLiteConfig",
+            providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(
             name: "CNetlink",

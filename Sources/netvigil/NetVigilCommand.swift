@@ -3,6 +3,7 @@ import CMalloc
 import Foundation
 import NetVigilAgent
 import NetVigilHTTP
+import NetVigilStore
 
 /// The `netvigil` command line: the daemon and the operator tools around it.
 @main
@@ -31,9 +32,11 @@ struct NetVigilCommand: AsyncParsableCommand {
         // the event-loop threads start, so that they share it too. Blocks of 1 MiB and more (a `/v1/status` document
         // of 10,000 targets is 8.7 MB) are mapped and unmapped on their own instead of raising glibc's threshold
         // and staying in the heap: 20 such requests in a row left RSS 31 MB higher until the next trim (Scale).
+        // SQLite's connections allocate their page caches as they fill (`Store.configureProcessMemory`).
         if CommandLine.arguments.dropFirst().first == "run" {
             _ = mallopt(M_ARENA_MAX, 1)
             _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
+            Store.configureProcessMemory()
         }
         // `probe` runs on its own one-thread loop (CommandEventLoop), started here so that OpenSSL's set-up on it
         // overlaps the parsing of the arguments.
