@@ -4,10 +4,11 @@
 # binary (debug info stripped: valgrind 3.19 reads no DWARF 5; the symbol table stays) against loopback nginx.
 #   start-up: `netvigil version`, `netvigil probe https://127.0.0.1:P/`, `netvigil status`, and the daemon from exec
 #             until MemoryRelease.afterStartup has dropped start-up's file pages (first probe round included);
-#   steady:   the daemon's probe cycles after that (100 HTTP targets as Benchmarks/run.sh idle, plus 4 HTTPS ones),
-#             with /metrics and /v1/status requests.
+#   steady:   the daemon's probe cycles after that (100 HTTP targets, half of them against the idle benchmark's
+#             nginx (204, no body) and half against one that sends a body, plus 4 HTTPS ones), with /metrics and
+#             /v1/status requests.
 # Usage: bash deploy/linker/generate-order.sh   (SCRATCH_PATH=.build-release NO_BUILD=1 as for Benchmarks/run.sh;
-#        STARTUP_SECONDS, default 75; STEADY_SECONDS, default 150; ORDER_PORT, default 18620, and the two ports above
+#        STARTUP_SECONDS, default 75; STEADY_SECONDS, default 150; ORDER_PORT, default 18620, and the three ports above
 #        it). Needs valgrind and nginx; takes about 5 minutes.
 # Then relink (make release): the list only moves sections, so a stale name costs nothing but its place.
 set -euo pipefail
@@ -19,9 +20,12 @@ source <(sed -n '1,/^case /p' Benchmarks/run.sh | head -n -1)
 cd "$root"
 command -v valgrind >/dev/null || { echo "generate-order.sh needs valgrind (apt-get install valgrind)"; exit 1; }
 release --product netvigil
-port=${ORDER_PORT:-18620}; plain=$((port + 1)); feed=$((port + 2))
+port=${ORDER_PORT:-18620}; plain=$((port + 1)); feed=$((port + 2)); empty=$((port + 3))
 start_loopback_tls "$port" "$plain"
 dir=$TLS_DIR
+mkdir -p "$dir/empty" && start_nginx "$dir/empty" "$empty"
+# Instead of probe_workdir's EXIT trap: stops both nginx and removes $dir.
+trap 'kill "$(cat "$dir/empty/nginx.pid")" 2>/dev/null || true; kill "$(cat "$dir/nginx.pid")" 2>/dev/null || true; rm -rf "$dir"' EXIT
 profiled=$dir/netvigil
 objcopy --strip-debug "$bin/netvigil" "$profiled"
 callgrind() {
@@ -37,7 +41,9 @@ callgrind probe "$profiled" probe --ca "$dir/ca.pem" --no-system-roots "https://
   echo "feed: { listen: 127.0.0.1:$feed }"
   echo "log: { level: warning }"
   echo "targets:"
-  for i in $(seq 0 99); do echo "  - { name: t$i, url: \"http://127.0.0.1:$plain/?t=$i\", interval: 60s }"; done
+  for i in $(seq 0 99); do
+    echo "  - { name: t$i, url: \"http://127.0.0.1:$(( i < 50 ? plain : empty ))/?t=$i\", interval: 60s }"
+  done
   for i in $(seq 0 3); do
     echo "  - { name: tls$i, url: \"https://127.0.0.1:$port/?t=$i\", interval: 60s, tls: { ca: [$dir/ca.pem] } }"
   done
