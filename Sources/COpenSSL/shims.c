@@ -174,6 +174,22 @@ void cossl_X509_STORE_CTX_set_unix_time(X509_STORE_CTX *ctx, long long t) {
     X509_STORE_CTX_set_time(ctx, 0, (time_t)t);
 }
 
+int cossl_X509_STORE_add_default_lookups(X509_STORE *store, const char *dir) {
+    X509_LOOKUP *lookup = X509_STORE_add_lookup(store, X509_LOOKUP_hash_dir());
+    if (lookup == NULL) return 0;
+    if (dir != NULL) {
+        int added = X509_LOOKUP_add_dir(lookup, dir, X509_FILETYPE_PEM);
+        ERR_clear_error();
+        return added == 1;
+    }
+    X509_LOOKUP_add_dir(lookup, NULL, X509_FILETYPE_DEFAULT);
+    lookup = X509_STORE_add_lookup(store, X509_LOOKUP_store());
+    if (lookup == NULL) return 0;
+    X509_LOOKUP_add_store_ex(lookup, NULL, NULL, NULL);
+    ERR_clear_error();
+    return 1;
+}
+
 void cossl_clear_errors(void) { ERR_clear_error(); }
 
 void cossl_last_error_string(char *buf, size_t size) {

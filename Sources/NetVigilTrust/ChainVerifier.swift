@@ -67,8 +67,15 @@ enum ChainVerifier {
         if let built = store.verifiedChains.chain(for: key, served: chain, at: date) {
             return ChainVerification(isValid: true, code: X509_V_OK, depth: 0, text: "ok", chain: built)
         }
+        let bundleWasLoaded = store.systemRootLocations?.isBundleLoaded ?? true
         var verification = run(chain: chain, store: store, host: profile == .webpki ? nil : host, at: date,
                                partialChain: partialChain, profile: profile)
+        if !verification.isValid, !bundleWasLoaded, let roots = store.systemRootLocations {
+            // The directory did not anchor the chain: judge it as `X509_STORE_set_default_paths` would, bundle included.
+            roots.loadBundle(into: store.store)
+            verification = run(chain: chain, store: store, host: profile == .webpki ? nil : host, at: date,
+                               partialChain: partialChain, profile: profile)
+        }
         if profile == .webpki {
             if verification.isValid, let violation = WebPKIProfile.check(chain: verification.chain, host: host) {
                 verification = ChainVerification(isValid: false, code: -1, depth: Int32(violation.ruleViolation?.depth ?? 0),

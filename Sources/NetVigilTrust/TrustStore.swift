@@ -29,6 +29,8 @@ public final class TrustStore: @unchecked Sendable {
     public let anchors: [Certificate]
 
     let store: OpaquePointer
+    /// Where the system roots are, when they are anchors: see ``SystemRootLocations``.
+    let systemRootLocations: SystemRootLocations?
     /// Successful verifications against this store (see `ChainVerifier.verify`).
     let verifiedChains: VerifiedChainCache
     private let anchorsByPointer: [OpaquePointer: Certificate]
@@ -40,8 +42,15 @@ public final class TrustStore: @unchecked Sendable {
     ///   - anchors: further anchor certificates.
     ///   - remembersVerifications: answer a chain verified successfully before from memory while it is still inside its
     ///     validity periods (`VerifiedChainCache`); false verifies every time (benchmarks of the verification itself).
-    public init(systemRoots: Bool = true, caPaths: [String] = [], anchors: [Certificate] = [],
-                remembersVerifications: Bool = true) throws(TrustStoreError) {
+    public convenience init(systemRoots: Bool = true, caPaths: [String] = [], anchors: [Certificate] = [],
+                            remembersVerifications: Bool = true) throws(TrustStoreError) {
+        try self.init(systemRoots: systemRoots ? .standard() : nil, caPaths: caPaths, anchors: anchors,
+                      remembersVerifications: remembersVerifications)
+    }
+
+    /// Builds a store whose system roots are those of `systemRoots` (nil: none).
+    init(systemRoots: SystemRootLocations?, caPaths: [String] = [], anchors: [Certificate] = [],
+         remembersVerifications: Bool = true) throws(TrustStoreError) {
         OpenSSLKeyMethods.prepare()
         verifiedChains = VerifiedChainCache(enabled: remembersVerifications)
         var all = anchors
@@ -52,7 +61,7 @@ public final class TrustStore: @unchecked Sendable {
         }
         guard let store = X509_STORE_new() else { throw .openSSL("X509_STORE_new failed") }
         cossl_clear_errors()
-        if systemRoots, X509_STORE_set_default_paths(store) != 1 {
+        if let systemRoots, !systemRoots.addLookups(to: store) {
             var buffer = [CChar](repeating: 0, count: 256)
             cossl_last_error_string(&buffer, buffer.count)
             X509_STORE_free(store)
@@ -70,7 +79,8 @@ public final class TrustStore: @unchecked Sendable {
         }
         cossl_clear_errors()
         self.store = store
-        self.usesSystemRoots = systemRoots
+        self.usesSystemRoots = systemRoots != nil
+        self.systemRootLocations = systemRoots
         self.anchors = unique
         self.anchorsByPointer = byPointer
     }

@@ -113,6 +113,11 @@ void cossl_X509_STORE_CTX_set_unix_time(X509_STORE_CTX *ctx, long long t);
 /// webpki profile: errors about a trust anchor's extensions (basicConstraints, keyUsage, key identifiers, purpose,
 /// self-signature digest) are ignored; an anchor is a key and a name. See webpki.c.
 void cossl_X509_STORE_CTX_judge_anchor_as_key(X509_STORE_CTX *ctx);
+/// What `X509_STORE_set_default_paths` sets up except loading the default CA file: the hash-directory lookup of
+/// `dir` (NULL: the default directory, `SSL_CERT_DIR` else OPENSSLDIR/certs) and, for the default, the default
+/// OSSL_STORE lookup. Both read a root only when a chain asks for its subject. Returns 1 on success, 0 when a lookup
+/// cannot be added.
+int cossl_X509_STORE_add_default_lookups(X509_STORE *store, const char *dir);
 /// Drops all queued OpenSSL errors of this thread.
 void cossl_clear_errors(void);
 /// The oldest queued OpenSSL error as text into `buf` (empty when none), clearing the queue.
