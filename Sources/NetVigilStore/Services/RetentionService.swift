@@ -7,13 +7,17 @@ public struct RetentionService: Service {
     public let retention: Duration
     public let interval: Duration
     private let logger: Logger
+    private let afterRelease: @Sendable () async -> Void
 
-    /// `interval` defaults to a tenth of the window, at most 10 minutes and at least 10 seconds.
-    public init(store: Store, retention: Duration, interval: Duration? = nil, logger: Logger) {
+    /// `interval` defaults to a tenth of the window, at most 10 minutes and at least 10 seconds. `afterRelease` runs
+    /// after each pass that gave SQLite's memory back (the daemon drops the code pages the pass faulted in).
+    public init(store: Store, retention: Duration, interval: Duration? = nil, logger: Logger,
+                afterRelease: @escaping @Sendable () async -> Void = {}) {
         self.store = store
         self.retention = retention
         self.interval = interval ?? max(.seconds(10), min(.seconds(600), retention / 10))
         self.logger = logger
+        self.afterRelease = afterRelease
     }
 
     public func run() async throws {
@@ -25,6 +29,7 @@ public struct RetentionService: Service {
                 if self.store.exportsInProgress == 0 {
                     _ = try? await self.store.checkpoint()
                     await self.store.releaseMemory()
+                    await self.afterRelease()
                 }
                 try? await Task.sleep(for: self.interval)
             }

@@ -54,7 +54,8 @@ struct RunCommand: AsyncParsableCommand {
                                      maxQueuedRows: configuration.storage.maxQueuedRows,
                                      onDrop: { metrics.agent.storeDroppedRows($0) })
             let retention = RetentionService(store: store, retention: configuration.storage.retention,
-                                             logger: Logger(label: "netvigil.retention"))
+                                             logger: Logger(label: "netvigil.retention"),
+                                             afterRelease: { await MemoryRelease.afterPeriodicWork() })
             let monitor = ReachabilityMonitor(
                 targets: configuration.reachability.targets,
                 options: .init(hostResolveInterval: configuration.reachability.resolveInterval),
