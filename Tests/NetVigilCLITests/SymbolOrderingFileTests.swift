@@ -4,7 +4,8 @@ import XCTest
 
 /// The release link's function order (deploy/linker/netvigil.order, made by deploy/linker/generate-order.sh from callgrind
 /// profiles through deploy/linker/order_symbols.py): the committed list is what lld's `--symbol-ordering-file` reads, and
-/// the generator writes that format, grouped start-up only / both / steady only, in an order lld follows.
+/// the generator writes that format, in its five groups (start-up only, start-up and occasional, start-up and cycle,
+/// cycle only, occasional only; the cycle's by calls), in an order lld follows.
 final class SymbolOrderingFileTests: XCTestCase {
     private let root = SchemaValidator.repositoryRoot
     /// The Swift toolchain's clang (it links with the toolchain's lld): on PATH, as `swift` is, else in /opt/swift.
@@ -36,10 +37,17 @@ final class SymbolOrderingFileTests: XCTestCase {
         let directory = try TemporaryDirectory()
         let source = try directory.write("hot.c", """
             int startupOnly(int x) { return x + 1; }
-            int both(int x) { return x * 3; }
-            int steadyOnly(int x) { return x - 7; }
+            int startupAndOccasional(int x) { return x + 2; }
+            int bothRare(int x) { return x * 3; }
+            int bothHot(int x) { return x * 5; }
+            int cycleHot(int x) { return x - 7; }
+            int cycleRare(int x) { return x - 9; }
+            int occasionalOnly(int x) { return x << 1; }
             int neverRun(int x) { return x ^ 5; }
-            int main(int argc, char **argv) { return startupOnly(argc) + both(argc) + steadyOnly(argc) + neverRun(argc); }
+            int main(int argc, char **argv) {
+                return startupOnly(argc) + startupAndOccasional(argc) + bothRare(argc) + bothHot(argc) + cycleHot(argc)
+                    + cycleRare(argc) + occasionalOnly(argc) + neverRun(argc);
+            }
 
             """)
         let binary = directory.path("hot")
@@ -54,28 +62,72 @@ final class SymbolOrderingFileTests: XCTestCase {
             0 2
             fn=(2)
             0 2
-            fn=(3) both
+            fn=(3) bothRare
+            0 2
+            fn=(4) bothHot
+            0 2
+            fn=(5) startupAndOccasional
             0 2
             ob=(2) /usr/lib/x86_64-linux-gnu/libc.so.6
-            fn=(4) (below main)
+            fn=(6) (below main)
             0 9
 
             """)
-        let steady = try directory.write("steady.out", """
+        // The cycle: calls counted over every caller, in this binary or another object (libc here).
+        let cycle = try directory.write("cycle.out", """
             ob=(1) \(binary)
-            fn=(3) steadyOnly
+            fn=(1) cycleRare
             0 2
-            fn=(4) both'2
+            fn=(2) cycleHot
+            0 2
+            fn=(3) bothHot'2
+            0 2
+            fn=(4) bothRare
+            0 2
+            cfn=(2)
+            calls=300 0
+            0 1
+            ob=(2) /usr/lib/x86_64-linux-gnu/libc.so.6
+            fn=(6) start_thread
+            0 1
+            cob=(1)
+            cfn=(1)
+            calls=2 0
+            0 1
+            cob=(1)
+            cfn=(2)
+            calls=100 0
+            0 1
+            cob=(1)
+            cfn=(3)
+            calls=250 0
+            0 1
+            cob=(1)
+            cfn=(4)
+            calls=3 0
+            0 1
+
+            """)
+        let occasional = try directory.write("occasional.out", """
+            ob=(1) \(binary)
+            fn=(1) occasionalOnly
+            0 2
+            fn=(2) startupAndOccasional
+            0 2
+            fn=(3) cycleHot
             0 2
 
             """)
         let order = directory.path("hot.order")
         let script = root.appendingPathComponent("deploy/linker/order_symbols.py").path
-        let run = try ProcessRunner.run([script, binary, order, startup, "--", steady],
+        let run = try ProcessRunner.run([script, binary, order, startup, "--", cycle, "--", occasional],
                                         executable: URL(fileURLWithPath: "/usr/bin/python3"))
         XCTAssertEqual(run.status, 0, run.stderr)
         let written = try String(contentsOfFile: order, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
-        XCTAssertEqual(written, ["main", "startupOnly", "both", "steadyOnly"])
+        // Start-up only, start-up and occasional, start-up and cycle (least called first), cycle only (most called
+        // first: cycleHot's 400 calls next to bothHot's 250), occasional only.
+        let expected = ["main", "startupOnly", "startupAndOccasional", "bothRare", "bothHot", "cycleHot", "cycleRare", "occasionalOnly"]
+        XCTAssertEqual(written.map(String.init), expected)
 
         // lld reads it without a warning and places the functions in that order, ahead of the one that never ran.
         let ordered = directory.path("hot-ordered")
@@ -87,8 +139,8 @@ final class SymbolOrderingFileTests: XCTestCase {
             let fields = line.split(separator: " ")
             if fields.count == 3, let value = UInt64(fields[0], radix: 16) { address[String(fields[2])] = value }
         }
-        let placed = try ["main", "startupOnly", "both", "steadyOnly", "neverRun"].map { try XCTUnwrap(address[$0], $0) }
-        XCTAssertEqual(placed, placed.sorted(), "addresses of main, startupOnly, both, steadyOnly, neverRun")
+        let placed = try (expected + ["neverRun"]).map { try XCTUnwrap(address[$0], $0) }
+        XCTAssertEqual(placed, placed.sorted(), "addresses in the order \(expected + ["neverRun"])")
     }
 
     /// Compiles `source` with one section per function and links it with lld; returns the compiler's stderr.

@@ -4,12 +4,13 @@
 # binary (debug info stripped: valgrind 3.19 reads no DWARF 5; the symbol table stays) against loopback nginx.
 #   start-up: `netvigil version`, `netvigil probe https://127.0.0.1:P/`, `netvigil status`, and the daemon from exec
 #             until MemoryRelease.afterStartup has dropped start-up's file pages (first probe round included);
-#   steady:   the daemon's probe cycles after that (100 HTTP targets, half of them against the idle benchmark's
-#             nginx (204, no body) and half against one that sends a body, plus 4 HTTPS ones), with /metrics and
-#             /v1/status requests.
+#   cycle:    the daemon's probe cycles after that, nothing else (100 HTTP targets, half of them against the idle
+#             benchmark's nginx (204, no body) and half against one that sends a body, plus 4 HTTPS ones);
+#   occasional: then the same cycles with /metrics and /v1/status requests every 20 s.
+# order_symbols.py puts the cycle's functions in one stretch, the most called in its middle.
 # Usage: bash deploy/linker/generate-order.sh   (SCRATCH_PATH=.build-release NO_BUILD=1 as for Benchmarks/run.sh;
-#        STARTUP_SECONDS, default 75; STEADY_SECONDS, default 150; ORDER_PORT, default 18620, and the three ports above
-#        it). Needs valgrind and nginx; takes about 5 minutes.
+#        STARTUP_SECONDS, default 75; CYCLE_SECONDS, default 120; OCCASIONAL_SECONDS, default 60; ORDER_PORT, default
+#        18620, and the three ports above it). Needs valgrind and nginx; takes about 6 minutes.
 # Then relink (make release): the list only moves sections, so a stale name costs nothing but its place.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -57,18 +58,21 @@ daemon=$!
 for _ in $(seq 120); do curl -sf -o /dev/null "http://127.0.0.1:$feed/healthz" && break; sleep 1; done
 sleep "${STARTUP_SECONDS:-75}"
 callgrind_control --dump=startup "$daemon" >/dev/null
+sleep "${CYCLE_SECONDS:-120}"
+callgrind_control --dump=cycle "$daemon" >/dev/null
+# `netvigil status` asks the daemon's feed: in the occasional window, not the cycle's.
 callgrind status "$profiled" status --feed "http://127.0.0.1:$feed" >/dev/null 2>"$dir/status.log" || true
-end=$((SECONDS + ${STEADY_SECONDS:-150}))
+end=$((SECONDS + ${OCCASIONAL_SECONDS:-60}))
 while [ "$SECONDS" -lt "$end" ]; do
   curl -sf -o /dev/null "http://127.0.0.1:$feed/metrics" || true
   curl -sf -o /dev/null "http://127.0.0.1:$feed/v1/status" || true
   sleep 20
 done
-callgrind_control --dump=steady "$daemon" >/dev/null
+callgrind_control --dump=occasional "$daemon" >/dev/null
 kill -INT "$daemon"; wait "$daemon" || true
-# Each dump is its own file (daemon.out.1: exec to the page drop, daemon.out.2: the steady cycles); the shutdown
-# (daemon.out) is left out. The profiles stay in $scratch/symbol-order for a look.
+# Each dump is its own file (daemon.out.1: exec to the page drop, daemon.out.2: the cycles alone, daemon.out.3: the
+# cycles with feed requests); the shutdown (daemon.out) is left out. The profiles stay in $scratch/symbol-order.
 python3 deploy/linker/order_symbols.py "$profiled" deploy/linker/netvigil.order \
-  "$dir/version.out" "$dir/probe.out" "$dir/status.out" "$dir/daemon.out.1" -- "$dir/daemon.out.2"
+  "$dir/version.out" "$dir/probe.out" "$dir/status.out" "$dir/daemon.out.1" -- "$dir/daemon.out.2" -- "$dir/daemon.out.3"
 rm -rf "$scratch/symbol-order" && mkdir -p "$scratch/symbol-order"
 cp "$dir"/*.out* "$dir"/*.log "$scratch/symbol-order"/

@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
 """Writes lld's --symbol-ordering-file for netvigil from callgrind profiles (see deploy/linker/generate-order.sh).
 
-Usage: order_symbols.py BINARY OUTPUT STARTUP_PROFILE... -- STEADY_PROFILE...
+Usage: order_symbols.py BINARY OUTPUT STARTUP_PROFILE... -- CYCLE_PROFILE... [-- OCCASIONAL_PROFILE...]
 
 Each profile is a callgrind.out file written with --demangle=no (dumps of one run are separate files); a function
-counts as executed when the profile has a cost line for it in BINARY. The order: functions only the start-up
-profiles ran, then those both ran, then those only the steady ones ran; within each group, by the first profile
-(in the order given) that ran them, then by name. So start-up's code and the steady probe cycle's code each sit on
-as few pages as possible. Output: a '#' comment header, then one mangled symbol name a line (lld ignores '#' lines).
+counts as executed when the profile has a cost line for it in BINARY. CYCLE profiles are the daemon's steady probe
+cycle alone (what an idle agent runs every minute); OCCASIONAL ones the steady work that comes now and then (feed
+requests, scrapes). The order, in five groups:
+  1. start-up only;  2. start-up and occasional, not the cycle;  3. start-up and the cycle;
+  4. the cycle, not start-up;  5. occasional only.
+So start-up's code (groups 1-3) and the cycle's code (groups 3-4) each lie in one stretch. Groups 3 and 4 are sorted by
+how often the cycle profiles call each function, group 3 least first and group 4 most first, so the most called
+functions of both meet in the middle: the code every probe runs shares pages, away from code one target kind or one
+probe in a hundred needs. The kernel maps 64 KB around each page fault, so a sparse stretch keeps whole windows
+resident for a few functions. Other groups: by the first profile (in the order given)
+that ran them, then by name. Output: a '#' comment header, then one mangled symbol name a line (lld ignores '#' lines).
 """
 import os
 import re
@@ -17,15 +24,25 @@ import sys
 
 def executed(path, binary):
     """The mangled names of the functions of `binary` that `path` (a callgrind.out file) has costs for."""
+    return profile(path, binary)[0]
+
+
+def profile(path, binary):
+    """(executed, calls): the functions of `binary` that `path` has costs for, and how many calls each received
+    (summed over its callers' `calls=` lines, whichever object the caller is in)."""
     names, objects = {}, {}
-    current_object = current_function = None
-    found = set()
+    current_object = current_function = called = None
+    found, calls = set(), {}
     binary = os.path.realpath(binary)
     for line in open(path, encoding="utf-8", errors="replace"):
         if line.startswith("cob="):
             _compressed(line[4:], objects)
         elif line.startswith("cfn="):
-            _compressed(line[4:], names)
+            called = re.sub(r"'\d+$", "", _compressed(line[4:], names))
+        elif line.startswith("calls="):
+            if called:
+                calls[called] = calls.get(called, 0) + int(line[6:].split()[0])
+            called = None
         elif line.startswith("ob="):
             current_object = _compressed(line[3:], objects)
         elif line.startswith("fn="):
@@ -34,7 +51,7 @@ def executed(path, binary):
                 name = re.sub(r"'\d+$", "", current_function)
                 if name and not name.startswith("0x"):
                     found.add(name)
-    return found
+    return found, calls
 
 
 def _compressed(text, table):
@@ -70,27 +87,50 @@ def main(arguments):
         sys.exit(__doc__)
     binary, output = arguments[0], arguments[1]
     split = arguments.index("--")
-    startup_files, steady_files = arguments[2:split], arguments[split + 1:]
+    startup_files, rest = arguments[2:split], arguments[split + 1:]
+    cycle_files, occasional_files = (rest[:rest.index("--")], rest[rest.index("--") + 1:]) if "--" in rest else (rest, [])
     code = defined_code(binary)
-    profiles = [executed(path, binary) & code for path in startup_files + steady_files]
+    profiles, cycle_calls = [], {}
+    for index, path in enumerate(startup_files + cycle_files + occasional_files):
+        names, calls = profile(path, binary)
+        profiles.append(names & code)
+        if len(startup_files) <= index < len(startup_files) + len(cycle_files):
+            for name, count in calls.items():
+                cycle_calls[name] = cycle_calls.get(name, 0) + count
     first_seen = {}
     for index, names in enumerate(profiles):
         for name in names:
             first_seen.setdefault(name, index)
     startup = set().union(set(), *profiles[:len(startup_files)])
-    steady = set().union(set(), *profiles[len(startup_files):])
+    cycle = set().union(set(), *profiles[len(startup_files):len(startup_files) + len(cycle_files)])
+    occasional = set().union(set(), *profiles[len(startup_files) + len(cycle_files):])
 
     def group(name):
-        return 0 if name not in steady else (1 if name in startup else 2)
+        if name in cycle:
+            return 2 if name in startup else 3
+        if name in startup:
+            return 1 if name in occasional else 0
+        return 4
 
-    ordered = sorted(first_seen, key=lambda name: (group(name), first_seen[name], name))
-    counts = [sum(1 for name in ordered if group(name) == g) for g in range(3)]
+    def key(name):
+        g = group(name)
+        # Group 2 ascending and group 3 descending: the most called functions of both meet where the groups do.
+        if g == 2:
+            return (g, cycle_calls.get(name, 0), first_seen[name], name)
+        if g == 3:
+            return (g, -cycle_calls.get(name, 0), first_seen[name], name)
+        return (g, 0, first_seen[name], name)
+
+    ordered = sorted(first_seen, key=key)
+    counts = [sum(1 for name in ordered if group(name) == g) for g in range(5)]
     with open(output, "w") as file:
         file.write("# netvigil's hot functions for lld --symbol-ordering-file (generated by deploy/linker/generate-order.sh;\n")
-        file.write("# docs/performance.md). Start-up only: %d, start-up and steady: %d, steady only: %d.\n" % tuple(counts))
+        file.write("# docs/performance.md). Start-up only: %d, start-up and occasional: %d, start-up and cycle: %d, "
+                   "cycle only: %d, occasional only: %d.\n" % tuple(counts))
         for name in ordered:
             file.write(name + "\n")
-    print(f"{output}: {len(ordered)} symbols (start-up only {counts[0]}, both {counts[1]}, steady only {counts[2]})")
+    print(f"{output}: {len(ordered)} symbols (start-up only {counts[0]}, start-up and occasional {counts[1]}, "
+          f"start-up and cycle {counts[2]}, cycle only {counts[3]}, occasional only {counts[4]})")
 
 
 if __name__ == "__main__":
