@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CMalloc
 import NetVigilConcurrency
 import NetVigilSystem
@@ -6,7 +9,8 @@ import Synchronization
 extension MemoryRelease {
     /// Once the daemon has settled (`delay` after start, when the first round of probes has run), gives back what
     /// start-up alone needed: the heap it freed (`malloc_trim`) and the resident pages of read-only file mappings
-    /// and of the executable's constants (``ResidentPages``). Argument parsing, YAML, migrations and one-time
+    /// and of the executable's constants (``ResidentPages``), and the executable's page cache, so that what runs
+    /// later comes back a page at a time rather than a large folio at a time. Argument parsing, YAML, migrations and one-time
     /// library set-up ran once, and their pages of the binary would otherwise stay in RSS for the life of the
     /// daemon. Code that runs again faults its pages back from the page cache (measured in docs/performance.md).
     public static func afterStartup(delay: Duration) {
@@ -36,5 +40,7 @@ extension MemoryRelease {
     private static func dropResidentPages() {
         ResidentPages.releaseFileBacked()
         ResidentPages.releaseWritableConstants()
+        // NETVIGIL_KEEP_PAGE_CACHE=1 keeps the executable's page cache (side-by-side measurements, docs/performance.md).
+        if getenv("NETVIGIL_KEEP_PAGE_CACHE") == nil { ResidentPages.evictExecutablePageCache() }
     }
 }

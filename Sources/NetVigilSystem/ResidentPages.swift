@@ -60,7 +60,7 @@ public enum ResidentPages {
         return Mapping(start: start, end: end)
     }
 
-    private static func readFile(_ path: String) -> String? {
+    static func readFile(_ path: String) -> String? {
         let descriptor = SystemCall.retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

@@ -45,6 +45,31 @@ final class ResidentPagesTests: XCTestCase {
         XCTAssertEqual(ResidentPages.droppable(smaps: Self.smaps).count, 2)
     }
 
+    func testMappingsOfTheExecutableAreFoundByPath() {
+        let maps = """
+            55a0c0000000-55a0c2000000 r-xp 00000000 fe:00 1234                       /usr/bin/netvigil
+            55a0c2100000-55a0c2200000 rw-p 02100000 fe:00 1234                       /usr/bin/netvigil
+            7f0000400000-7f0000410000 r--p 00000000 fe:00 77                         /usr/lib/x86_64-linux-gnu/libc.so.6
+            7f0000200000-7f0000300000 rw-p 00000000 00:00 0
+            """
+        XCTAssertEqual(ResidentPages.mappings(of: "/usr/bin/netvigil", maps: maps), [
+            .init(start: 0x55a0_c000_0000, end: 0x55a0_c200_0000),
+            .init(start: 0x55a0_c210_0000, end: 0x55a0_c220_0000),
+        ])
+    }
+
+    func testEvictingTheExecutablesPageCacheLeavesAWorkingProcessWithSmallerFolios() throws {
+        ResidentPages.releaseFileBacked()
+        XCTAssertTrue(ResidentPages.evictExecutablePageCache())
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        XCTAssertTrue(maps.split(separator: "\n").contains { $0.contains(" r-xp ") && $0.contains(".xctest") },
+                      "the test binary's code is mapped")
+        let smaps = try String(contentsOfFile: "/proc/self/smaps", encoding: .utf8)
+        XCTAssertTrue(smaps.contains(" rr "), "MADV_RANDOM is set on the executable's mappings (VmFlags rr)")
+        // The code faults back in, a page at a time: the parser still gives the same answer.
+        XCTAssertEqual(ResidentPages.droppable(smaps: Self.smaps).count, 2)
+    }
+
     private static func residentFileKiB() throws -> Int {
         let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
         let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("RssFile:") })
