@@ -110,6 +110,9 @@ run_idle() {
     echo "targets:"
     for i in $(seq 0 99); do echo "  - { name: t$i, url: \"http://127.0.0.1:$port/?t=$i\", interval: 60s }"; done
   } > "$dir/netvigil.yml"
+  # An installed binary's page cache is clean; one just built or copied is dirty until written back, and dirty pages
+  # stay in the page cache whatever the daemon advises (MemoryRelease evicts its executable's clean pages).
+  sync "$bin/netvigil"
   "$bin/netvigil" run --config "$dir/netvigil.yml" 2>"$dir/daemon.log" &
   local daemon=$!
   local exporter=""
