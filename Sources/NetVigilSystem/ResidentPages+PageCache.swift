@@ -12,15 +12,25 @@ extension ResidentPages {
     /// page. Pages still mapped (by this process or another) are not evicted. Returns whether the cache was dropped.
     @discardableResult
     public static func evictExecutablePageCache() -> Bool {
-        guard let executable = executablePath(), let maps = readFile("/proc/self/maps") else { return false }
-        for mapping in mappings(of: executable, maps: maps) {
-            guard let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
-            _ = madvise(start, Int(mapping.end - mapping.start), MADV_RANDOM)
-        }
+        guard let executable = adviseExecutable(readAhead: false) else { return false }
         let descriptor = SystemCall.retryingOnInterrupt { open(executable, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         return posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED) == 0
+    }
+
+    /// Turns read-ahead on the executable's mappings on (`MADV_NORMAL`) or off (`MADV_RANDOM`); returns the
+    /// executable's path, nil when its mappings cannot be found. With read-ahead off, code that has not run since
+    /// the eviction comes in a page per fault: right for the probe cycle's few pages, slow for work that runs much
+    /// cold code at once (a reload of 10,000 targets), which turns it back on while it runs.
+    @discardableResult
+    public static func adviseExecutable(readAhead: Bool) -> String? {
+        guard let executable = executablePath(), let maps = readFile("/proc/self/maps") else { return nil }
+        for mapping in mappings(of: executable, maps: maps) {
+            guard let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
+            _ = madvise(start, Int(mapping.end - mapping.start), readAhead ? MADV_NORMAL : MADV_RANDOM)
+        }
+        return executable
     }
 
     /// The mappings of the file at `path` in `maps` (the text of `/proc/PID/maps`).

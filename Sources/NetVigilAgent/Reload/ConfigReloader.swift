@@ -26,16 +26,23 @@ public struct ConfigReloader: Service {
     private let logger: Logger
     private let metrics: AgentMetrics?
     private let apply: @Sendable (AgentConfiguration) async -> Summary
+    private let willReload: @Sendable () async -> Void
+    private let didReload: @Sendable () async -> Void
 
     /// - Parameters:
     ///   - path: the configuration file; nil when the daemon runs the built-in configuration (nothing to reload).
     ///   - metrics: where each outcome goes (`netvigil_config_last_reload_successful` and its timestamp).
+    ///   - willReload: runs before the file is read; `didReload` after the reload, applied or refused (the daemon
+    ///     gives the code's read-ahead back, then drops the pages the reload faulted in).
     ///   - apply: applies a validated configuration and says what changed.
     public init(path: String?, logger: Logger, metrics: AgentMetrics? = nil,
+                willReload: @escaping @Sendable () async -> Void = {}, didReload: @escaping @Sendable () async -> Void = {},
                 apply: @escaping @Sendable (AgentConfiguration) async -> Summary) {
         self.path = path
         self.logger = logger
         self.metrics = metrics
+        self.willReload = willReload
+        self.didReload = didReload
         self.apply = apply
     }
 
@@ -53,6 +60,13 @@ public struct ConfigReloader: Service {
             logger.notice("SIGHUP ignored: running the built-in configuration (start with --config FILE to reload)")
             return nil
         }
+        await willReload()
+        let summary = await load(path)
+        await didReload()
+        return summary
+    }
+
+    private func load(_ path: String) async -> Summary? {
         let configuration: AgentConfiguration
         do {
             // Parsing and validating thousands of targets takes a while: off the event loops that run the probes.

@@ -95,8 +95,9 @@ struct RunCommand: AsyncParsableCommand {
             // The reload compares these with the start-up settings; captured alone, so the start-up target list is
             // not kept alive next to the reloaded one.
             let (startupStorage, startupFeed) = (configuration.storage, configuration.feed)
-            let reloader = ConfigReloader(path: config, logger: Logger(label: "netvigil.config"),
-                                          metrics: metrics.agent) { reloaded in
+            let reloader = ConfigReloader(path: config, logger: Logger(label: "netvigil.config"), metrics: metrics.agent,
+                                          willReload: { await MemoryRelease.beforeOccasionalWork() },
+                                          didReload: { await MemoryRelease.afterPeriodicWork() }) { reloaded in
                 LogBootstrap.level = reloaded.log.level
                 alerts.update(rules: reloaded.alerts.rules, targetRules: reloaded.targets.alertRules)
                 dispatcher.update(configuration: reloaded.alerts)
