@@ -19,6 +19,15 @@ public enum ResidentPages {
         var end: UInt
     }
 
+    /// The range of a maps/smaps header's first field ("start-end", hexadecimal); nil when it is not one.
+    static func range(_ field: Substring) -> Mapping? {
+        let bounds = field.split(separator: "-")
+        guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16), end > start else {
+            return nil
+        }
+        return Mapping(start: start, end: end)
+    }
+
     /// Drops the pages; returns the bytes of the ranges advised (not all of them were resident).
     @discardableResult
     public static func releaseFileBacked() -> Int {
@@ -56,11 +65,7 @@ public enum ResidentPages {
         guard fields.count >= 6, fields[4] != "0" else { return nil }
         let permissions = Array(fields[1])
         guard permissions.count == 4, permissions[0] == "r", permissions[1] == "-" else { return nil }
-        let bounds = fields[0].split(separator: "-")
-        guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16), end > start else {
-            return nil
-        }
-        return Mapping(start: start, end: end)
+        return range(fields[0])
     }
 
     static func readFile(_ path: String) -> String? {

@@ -68,13 +68,14 @@ enum ChainVerifier {
             return ChainVerification(isValid: true, code: X509_V_OK, depth: 0, text: "ok", chain: built)
         }
         let bundleWasLoaded = store.systemRootLocations?.isBundleLoaded ?? true
-        var verification = run(chain: chain, store: store, host: profile == .webpki ? nil : host, at: date,
-                               partialChain: partialChain, profile: profile)
+        let verify = {
+            run(chain: chain, store: store, host: profile == .webpki ? nil : host, at: date, partialChain: partialChain, profile: profile)
+        }
+        var verification = verify()
         if !verification.isValid, !bundleWasLoaded, let roots = store.systemRootLocations {
             // The directory did not anchor the chain: judge it as `X509_STORE_set_default_paths` would, bundle included.
             roots.loadBundle(into: store.store)
-            verification = run(chain: chain, store: store, host: profile == .webpki ? nil : host, at: date,
-                               partialChain: partialChain, profile: profile)
+            verification = verify()
         }
         if profile == .webpki {
             if verification.isValid, let violation = WebPKIProfile.check(chain: verification.chain, host: host) {
