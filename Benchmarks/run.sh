@@ -141,6 +141,11 @@ for minute in range(1, seconds // 60 + 1):
     for name, pid in pids.items():
         rss, anon, file = memory(pid)
         samples[name].append(rss)
+        # IDLE_SMAPS_DIR: keep each minute's /proc/PID/smaps, to find which mapping grew.
+        if os.environ.get("IDLE_SMAPS_DIR"):
+            with open(f"/proc/{pid}/smaps") as source, \
+                 open(f"{os.environ['IDLE_SMAPS_DIR']}/{name.split()[0]}-{minute:03d}.smaps", "w") as copy:
+                copy.write(source.read())
         print(f"minute {minute} {name.split()[0]}: RSS {rss:.2f} MB (anonymous {anon:.2f}, file-backed {file:.2f}) "
               f"at {time.strftime('%H:%M:%S', time.gmtime())} UTC, load {open('/proc/loadavg').read().split()[0]}", flush=True)
 time.sleep(seconds % 60)
