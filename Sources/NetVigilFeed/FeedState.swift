@@ -25,6 +25,8 @@ public struct FeedState: Sendable {
     public let exportTimeLimit: Duration
     /// Each target's JSON as `GET /v1/status` last sent it.
     let statusFragments = TargetFragmentCache()
+    /// Each target's JSON as `GET /v1/status?view=brief` last sent it.
+    let briefStatusFragments = TargetFragmentCache(BriefTargetSnapshot.init)
 
     public init(store: Store, startedAt: Timestamp = .now(), version: String = NetVigilVersion.current,
                 reachability: ReachabilityMonitor? = nil, metrics: FeedMetrics? = nil, events: EventHub? = nil,
@@ -48,11 +50,11 @@ public struct FeedState: Sendable {
         targets?.snapshot(name, now: now, firing: alerts?.firing(target: name) ?? [])
     }
 
-    /// Every probe target with its firing alerts, in configuration order.
-    func targetSnapshots(now: Timestamp = .now()) -> [TargetSnapshot] {
+    /// Every probe target with its firing alerts, in configuration order (uptime ratios nil without `uptime`).
+    func targetSnapshots(now: Timestamp = .now(), uptime: Bool = true) -> [TargetSnapshot] {
         guard let targets else { return [] }
         let firing = Dictionary(grouping: alerts?.firing() ?? [], by: \.target)
-        return targets.snapshots(now: now, firing: firing)
+        return targets.snapshots(now: now, firing: firing, uptime: uptime)
     }
 
     /// Current evaluation of every watched target, `Unknown` before the first evaluation.

@@ -2,12 +2,13 @@ import Foundation
 import NIOCore
 
 extension StatusReport {
-    /// The report as `jsonResponse` would encode it (sorted keys, unescaped slashes, a final newline), with each
-    /// target's JSON taken from `cache` when its snapshot has not changed since the last request.
+    /// The report as `jsonResponse` would encode it (sorted keys, unescaped slashes, a final newline), each target
+    /// as `cache`'s view of it (the whole snapshot, or the brief one), its JSON reused when that view has not changed
+    /// since the last request.
     ///
     /// Everything but the targets goes through the synthesized `Encodable` (the report encoded with no targets);
     /// the cached target fragments are then spliced into its top-level `"targets":[]`.
-    func encodedJSON(cache: TargetFragmentCache) throws -> ByteBuffer {
+    func encodedJSON<View>(cache: TargetFragmentCache<View>) throws -> ByteBuffer {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let targetJSON = try cache.json(for: targets, encoder: encoder)

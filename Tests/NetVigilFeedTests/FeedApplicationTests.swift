@@ -59,6 +59,27 @@ final class FeedApplicationTests: XCTestCase {
         }
     }
 
+    /// `?view=brief` answers with the same top-level members; `view=full` is the default; another view is a 400.
+    func testStatusViews() async throws {
+        let (app, _) = try makeApp()
+        try await app.test(.router) { client in
+            var keys: [Set<String>] = []
+            for uri in ["/v1/status", "/v1/status?view=full", "/v1/status?view=brief"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    XCTAssertEqual(response.status, .ok, uri)
+                    let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+                    keys.append(Set(json.keys))
+                }
+            }
+            XCTAssertEqual(Set(keys), [["version", "started_at", "uptime_seconds", "store", "reachability", "targets"]])
+            try await client.execute(uri: "/v1/status?view=compact", method: .get) { response in
+                XCTAssertEqual(response.status, .badRequest)
+                XCTAssertTrue(String(buffer: response.body).contains(#"unknown view \"compact\" (expected full or brief)"#),
+                              String(buffer: response.body))
+            }
+        }
+    }
+
     func testTokenIsRequiredEverywhereButHealthz() async throws {
         let (app, _) = try makeApp(token: "s3cret-token")
         try await app.test(.router) { client in

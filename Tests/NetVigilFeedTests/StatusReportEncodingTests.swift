@@ -74,6 +74,60 @@ final class StatusReportEncodingTests: XCTestCase {
         XCTAssertEqual(String(buffer: try none.encodedJSON(cache: cache)), try expected(none), "no targets: []")
     }
 
+    /// `?view=brief`: every member but `targets` as in the full document, and each target the full one cut to the
+    /// fields `netvigil status` shows, under the same names; a warm brief cache gives the same bytes.
+    func testTheBriefViewIsTheFullDocumentCutToWhatTheTableShows() throws {
+        let states = try states()
+        let firing = ["down": [FiringAlert(target: "down", kind: "target_down", since: .now(), message: "down 3x")]]
+        var targets = states.snapshots(firing: firing)
+        targets[0].addresses = try JSONDecoder().decode([TargetSnapshot.AddressStatus].self, from: Data("""
+            [{"address": "192.0.2.6", "interface": "eth0", "interface_kind": "ethernet", "status": "up",
+              "served_pin": "pin=", "time": "2026-11-27T10:00:00.000Z", "total_ms": 12.5, "http_status": 200},
+             {"address": "192.0.2.7", "status": "down", "error_kind": "trust", "error_message": "untrusted",
+              "trust_verdict": "untrusted: expired", "pin_verdict": "mismatch", "certificate_days_left": -2}]
+            """.utf8))
+        let report = try report(targets, portal: true)
+        let briefCache = TargetFragmentCache(BriefTargetSnapshot.init)
+        let briefBytes = try report.encodedJSON(cache: briefCache)
+        XCTAssertEqual(try report.encodedJSON(cache: briefCache), briefBytes, "warm")
+        var full = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(buffer: report.encodedJSON(cache: TargetFragmentCache()))) as? [String: Any])
+        var brief = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(buffer: briefBytes)) as? [String: Any])
+        let fullTargets = try XCTUnwrap(full.removeValue(forKey: "targets") as? [[String: Any]])
+        let briefTargets = try XCTUnwrap(brief.removeValue(forKey: "targets") as? [[String: Any]])
+        XCTAssertEqual(NSDictionary(dictionary: brief), NSDictionary(dictionary: full), "everything but the targets")
+        func cut(_ object: [String: Any], to keys: Set<String>) -> [String: Any] { object.filter { keys.contains($0.key) } }
+        let expected: [[String: Any]] = fullTargets.map { target in
+            var target = cut(target, to: ["name", "status", "last_result", "last_probe_at", "consecutive_failures",
+                                          "firing_alerts", "addresses"])
+            if let last = target["last_result"] as? [String: Any] {
+                target["last_result"] = cut(last, to: ["time", "outcome", "error_kind", "http_status", "trust_verdict",
+                                                       "pin_verdict", "reachability_status", "certificate_days_left"])
+            }
+            target["firing_alerts"] = (target["firing_alerts"] as? [[String: Any]])?.map { cut($0, to: ["kind"]) }
+            if let addresses = target["addresses"] as? [[String: Any]] {
+                target["addresses"] = addresses.map { cut($0, to: ["address", "interface", "status", "error_kind", "pin_verdict"]) }
+            }
+            return target
+        }
+        XCTAssertEqual(briefTargets.count, 3)
+        for (briefTarget, expectedTarget) in zip(briefTargets, expected) {
+            XCTAssertEqual(NSDictionary(dictionary: briefTarget), NSDictionary(dictionary: expectedTarget))
+        }
+        XCTAssertEqual((briefTargets[1]["firing_alerts"] as? [[String: Any]])?.first?["kind"] as? String, "target_down")
+        XCTAssertEqual((briefTargets[0]["addresses"] as? [[String: Any]])?.count, 2)
+        XCTAssertLessThan(briefBytes.readableBytes, try report.encodedJSON(cache: TargetFragmentCache()).readableBytes)
+    }
+
+    /// The brief view's snapshots skip the uptime windows: their ratios are nil, the rest is the same.
+    func testSnapshotsWithoutUptimeLeaveOnlyItsRatiosNil() throws {
+        let states = try states()
+        let with = states.snapshots()
+        let without = states.snapshots(uptime: false)
+        XCTAssertEqual(with.first?.uptime.lastHour, 1.0)
+        XCTAssertTrue(without.allSatisfy { $0.uptime.lastHour == nil && $0.uptime.lastDay == nil && $0.uptime.lastWeek == nil })
+        XCTAssertEqual(with.map(BriefTargetSnapshot.init), without.map(BriefTargetSnapshot.init))
+    }
+
     func testTheSpliceTakesOnlyTheTopLevelTargetsMember() throws {
         let json = Data(#"{"a":{"targets":[]},"b":"\"targets\":[]","targets":[],"z":1}"#.utf8)
         let split = try XCTUnwrap(StatusReport.topLevelTargetsArray(in: json))

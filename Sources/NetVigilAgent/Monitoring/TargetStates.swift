@@ -97,13 +97,15 @@ public final class TargetStates: Sendable {
     /// Configured target names in configuration order.
     public var names: [String] { state.withLock { $0.order } }
 
-    /// Snapshots in configuration order; `firing` supplies the firing alerts per target.
+    /// Snapshots in configuration order; `firing` supplies the firing alerts per target. Without `uptime` their
+    /// uptime ratios are left nil (a reader that does not show them skips counting three windows per target).
     /// The state is copied under the lock (copy on write) and the snapshots are built outside it, so probes
     /// recording results do not wait for 10,000 snapshots.
-    public func snapshots(now: Timestamp = .now(), firing: [String: [FiringAlert]] = [:]) -> [TargetSnapshot] {
+    public func snapshots(now: Timestamp = .now(), firing: [String: [FiringAlert]] = [:],
+                          uptime: Bool = true) -> [TargetSnapshot] {
         let state = state.withLock { $0 }
         return state.order.compactMap { name in
-            state.entries[name].map { Self.snapshot($0, now: now, firing: firing[name] ?? []) }
+            state.entries[name].map { Self.snapshot($0, now: now, firing: firing[name] ?? [], uptime: uptime) }
         }
     }
 
@@ -112,16 +114,16 @@ public final class TargetStates: Sendable {
         state.withLock { state in state.entries[name].map { Self.snapshot($0, now: now, firing: firing) } }
     }
 
-    private static func snapshot(_ entry: Entry, now: Timestamp, firing: [FiringAlert]) -> TargetSnapshot {
+    private static func snapshot(_ entry: Entry, now: Timestamp, firing: [FiringAlert], uptime: Bool = true) -> TargetSnapshot {
         let target = entry.target
         var snapshot = TargetSnapshot(
             name: target.name, url: target.url, endpoint: target.endpoint, labels: target.labels,
             intervalSeconds: target.interval.inSeconds,
             status: entry.last?.status ?? .pending, lastResult: entry.last?.result, lastProbeAt: entry.lastProbeAt,
             consecutiveFailures: entry.consecutiveFailures, firingAlerts: firing,
-            uptime: .init(lastHour: entry.uptime.ratio(lastSeconds: 3_600, now: now),
-                          lastDay: entry.uptime.ratio(lastSeconds: 86_400, now: now),
-                          lastWeek: entry.uptime.ratio(lastSeconds: 604_800, now: now)))
+            uptime: !uptime ? .init() : .init(lastHour: entry.uptime.ratio(lastSeconds: 3_600, now: now),
+                                               lastDay: entry.uptime.ratio(lastSeconds: 86_400, now: now),
+                                               lastWeek: entry.uptime.ratio(lastSeconds: 604_800, now: now)))
         snapshot.addresses = entry.last?.addresses
         return snapshot
     }

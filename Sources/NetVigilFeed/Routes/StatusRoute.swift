@@ -3,9 +3,11 @@ import NetVigilStore
 
 extension FeedRoutes {
     /// `GET /v1/status`: the whole state in one document (``StatusReport``); targets whose snapshot did not change
-    /// since the last request are not encoded again (``TargetFragmentCache``).
+    /// since the last request are not encoded again (``TargetFragmentCache``). `?view=brief` sends each target as
+    /// ``BriefTargetSnapshot`` (what `netvigil status` shows); `?view=full` is the default.
     static func addStatus(to router: Router<BasicRequestContext>, state: FeedState) {
-        router.get("/v1/status") { _, _ -> Response in
+        router.get("/v1/status") { request, _ -> Response in
+            let brief = try isBriefView(request.uri.queryParameters[values: "view"])
             let now = Timestamp.now()
             let report = StatusReport(
                 version: state.version,
@@ -14,10 +16,20 @@ extension FeedRoutes {
                 store: try await state.store.statistics(),
                 reachability: await state.reachabilitySnapshot(),
                 captivePortal: state.portal?.verdict,
-                targets: state.targetSnapshots(now: now),
+                targets: state.targetSnapshots(now: now, uptime: !brief),  // the brief view has no uptime
                 health: state.health.map { StatusReport.Health($0.check()) })
-            return Response(status: .ok, headers: [.contentType: "application/json"],
-                            body: .init(byteBuffer: try report.encodedJSON(cache: state.statusFragments)))
+            let body = brief ? try report.encodedJSON(cache: state.briefStatusFragments)
+                             : try report.encodedJSON(cache: state.statusFragments)
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
+        }
+    }
+
+    /// Whether `view` (the values of the `view` parameter) asks for the brief document; 400 for another value.
+    static func isBriefView(_ view: [Substring]) throws -> Bool {
+        switch view.last {
+        case nil, "full": return false
+        case "brief": return true
+        case let other?: throw FeedRequestError("unknown view \"\(other.prefix(40))\" (expected full or brief)")
         }
     }
 }
