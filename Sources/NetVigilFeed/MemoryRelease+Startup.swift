@@ -24,12 +24,12 @@ extension MemoryRelease {
         }
     }
 
-    /// After periodic work that runs code the probe cycle does not (a retention pass, its checkpoint and cache
-    /// release), drops the binary's resident pages again, as `afterStartup` did: otherwise every path that ran once
+    /// After occasional work that runs code the probe cycle does not (a retention pass, its checkpoint and cache
+    /// release; a configuration reload), drops the binary's resident pages again, as `afterStartup` did: otherwise every path that ran once
     /// in a while stays resident, and RSS creeps up over hours (+1.3 MB of file pages in an hour, measured in
     /// docs/performance.md). The probe cycle faults its own pages back from the page cache within a round. Does
     /// nothing until `afterStartup` has run, so start-up's first retention pass does not fault start-up's code twice.
-    public static func afterPeriodicWork() async {
+    public static func afterOccasionalWork() async {
         guard settled.load(ordering: .acquiring) else { return }
         _ = await BlockingWork.run { dropResidentPages() }
     }
@@ -37,7 +37,7 @@ extension MemoryRelease {
     /// Before occasional work that runs much code the probe cycle does not (a configuration reload): turns
     /// read-ahead back on for the executable, whose page cache the drops evicted, so that code comes in from disk in
     /// large reads rather than a page per fault (a reload of 10,000 targets, docs/performance.md). Follow it with
-    /// ``afterPeriodicWork()``, which drops those pages again and turns read-ahead off.
+    /// ``afterOccasionalWork()``, which drops those pages again and turns read-ahead off.
     public static func beforeOccasionalWork() async {
         guard settled.load(ordering: .acquiring) else { return }
         _ = await BlockingWork.run { ResidentPages.adviseExecutable(readAhead: true) }

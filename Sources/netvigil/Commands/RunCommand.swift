@@ -55,7 +55,7 @@ struct RunCommand: AsyncParsableCommand {
                                      onDrop: { metrics.agent.storeDroppedRows($0) })
             let retention = RetentionService(store: store, retention: configuration.storage.retention,
                                              logger: Logger(label: "netvigil.retention"),
-                                             afterRelease: { await MemoryRelease.afterPeriodicWork() })
+                                             afterRelease: { await MemoryRelease.afterOccasionalWork() })
             let monitor = ReachabilityMonitor(
                 targets: configuration.reachability.targets,
                 options: .init(hostResolveInterval: configuration.reachability.resolveInterval),
@@ -97,7 +97,7 @@ struct RunCommand: AsyncParsableCommand {
             let (startupStorage, startupFeed) = (configuration.storage, configuration.feed)
             let reloader = ConfigReloader(path: config, logger: Logger(label: "netvigil.config"), metrics: metrics.agent,
                                           willReload: { await MemoryRelease.beforeOccasionalWork() },
-                                          didReload: { await MemoryRelease.afterPeriodicWork() }) { reloaded in
+                                          didReload: { await MemoryRelease.afterOccasionalWork() }) { reloaded in
                 LogBootstrap.level = reloaded.log.level
                 alerts.update(rules: reloaded.alerts.rules, targetRules: reloaded.targets.alertRules)
                 dispatcher.update(configuration: reloaded.alerts)
