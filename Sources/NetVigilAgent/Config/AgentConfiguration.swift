@@ -48,7 +48,7 @@ public struct AgentConfiguration: Sendable {
         try ConfigDocumentScan.check(yaml, file: file)
         let node: Node?
         do {
-            node = try Yams.compose(yaml: yaml)
+            node = try Yams.compose(yaml: yaml, ConfigValue.resolver)
         } catch let error as YamlError {
             throw ConfigError.fromYams(error, file: file)
         }

@@ -48,7 +48,7 @@ enum ConfigInclude {
                 try ConfigDocumentScan.check(text, file: file)
                 let node: Node?
                 do {
-                    node = try Yams.compose(yaml: text)
+                    node = try Yams.compose(yaml: text, ConfigValue.resolver)
                 } catch let error as YamlError {
                     throw ConfigError.fromYams(error, file: file)
                 }

@@ -53,9 +53,12 @@ extension ConfigValue {
         case .scalar(let scalar):
             if scalar.style == .plain {
                 if isNull { return NSNull() }
-                if let bool = Bool.construct(from: scalar) { return bool }
-                if let int = Int.construct(from: scalar) { return int }
-                if let double = Double.construct(from: scalar), double.isFinite { return double }
+                // Documents are composed without tag resolution (``ConfigValue/resolver``): resolve this one here.
+                let tag = Tag(Resolver.default.resolveTag(of: .scalar(Node.Scalar(scalar.string))))
+                let typed = Node.Scalar(scalar.string, tag, scalar.style)
+                if let bool = Bool.construct(from: typed) { return bool }
+                if let int = Int.construct(from: typed) { return int }
+                if let double = Double.construct(from: typed), double.isFinite { return double }
             }
             return scalar.string
         case .sequence:

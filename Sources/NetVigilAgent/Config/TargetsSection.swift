@@ -3,7 +3,6 @@ import NetVigilConcurrency
 import NetVigilHTTP
 import NetVigilTrust
 import NIOHTTP1
-import Yams
 
 /// `targets:` — the endpoints probed periodically.
 ///
@@ -289,7 +288,7 @@ public struct TargetsSection: Sendable {
 
     /// The target's YAML plus what files contributed (pins, pinned certificates, anchors).
     private static func fingerprint(_ item: ConfigValue, policies: PolicySet, trustStore: TrustStore) -> String {
-        var parts = [(try? Yams.serialize(node: item.node)) ?? item.path]
+        var parts = [ConfigValue.canonicalText(of: item.node)]
         func describe(_ policy: SecurityPolicy) -> String {
             "\(policy.pinning.rawValue) \(policy.allowInvalidCertificates) \(policy.validatesDomainName) \(policy.reportOnly) "
                 + "\(policy.pinsExpire?.timeIntervalSince1970 ?? 0) \(policy.configuredPins.map(\.description)) "

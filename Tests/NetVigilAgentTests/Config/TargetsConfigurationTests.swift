@@ -192,4 +192,31 @@ final class TargetsConfigurationTests: XCTestCase {
         let rotated = try load(yaml).targets.targets[0]
         XCTAssertFalse(first.isEquivalent(to: rotated), "a reload must pick up a rotated pin file")
     }
+
+    /// A reload keeps a target whose values are the same however they are laid out, and restarts one whose values
+    /// changed: a value, a quoted `"3"` for a plain `3` (a JSON string for a number), or keys and values that only
+    /// run together alike (`X-A: bc` and `X-Ab: c`).
+    func testFingerprintFollowsTheValuesNotTheLayout() throws {
+        func target(_ entry: String) throws -> ProbeTarget { try load("targets:\n" + entry).targets.targets[0] }
+        let flow = try target(#"  - { name: a, url: "https://a.test/", method: POST, interval: 30s, headers: { X-A: bc }, body: { json: { n: 3 } } }"#)
+        let block = try target("""
+              - name: a
+                url: 'https://a.test/'
+                method: POST
+                interval: 30s
+                headers:
+                  X-A: bc
+                body:
+                  json:
+                    n: 3
+            """)
+        XCTAssertTrue(flow.isEquivalent(to: block))
+        for changed in [
+            #"  - { name: a, url: "https://a.test/", method: POST, interval: 31s, headers: { X-A: bc }, body: { json: { n: 3 } } }"#,
+            #"  - { name: a, url: "https://a.test/", method: POST, interval: 30s, headers: { X-Ab: c }, body: { json: { n: 3 } } }"#,
+            #"  - { name: a, url: "https://a.test/", method: POST, interval: 30s, headers: { X-A: bc }, body: { json: { n: "3" } } }"#,
+        ] {
+            XCTAssertFalse(flow.isEquivalent(to: try target(changed)), changed)
+        }
+    }
 }
