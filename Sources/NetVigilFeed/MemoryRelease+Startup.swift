@@ -25,10 +25,11 @@ extension MemoryRelease {
     }
 
     /// After occasional work that runs code the probe cycle does not (a retention pass, its checkpoint and cache
-    /// release; a configuration reload), drops the binary's resident pages again, as `afterStartup` did: otherwise every path that ran once
-    /// in a while stays resident, and RSS creeps up over hours (+1.3 MB of file pages in an hour, measured in
-    /// docs/performance.md). The probe cycle faults its own pages back from the page cache within a round. Does
-    /// nothing until `afterStartup` has run, so start-up's first retention pass does not fault start-up's code twice.
+    /// release; a configuration reload), drops the binary's resident pages again, as `afterStartup` did: otherwise
+    /// every path that ran once in a while stays resident, and RSS creeps up over hours (+1.3 MB of file pages in an
+    /// hour, measured in docs/performance.md). The probe cycle faults its own pages back from the page cache within a
+    /// round. Does nothing until `afterStartup` has run, so start-up's first retention pass does not fault start-up's
+    /// code twice.
     public static func afterOccasionalWork() async {
         guard settled.load(ordering: .acquiring) else { return }
         _ = await BlockingWork.run { dropResidentPages() }

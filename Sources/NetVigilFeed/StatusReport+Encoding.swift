@@ -7,8 +7,8 @@ extension StatusReport {
     /// since the last request.
     ///
     /// Everything but the targets goes through the synthesized `Encodable` (the report encoded with no targets);
-    /// the cached target fragments are then spliced into its top-level `"targets":[]`.
-    func encodedJSON<View>(cache: TargetFragmentCache<View>) throws -> ByteBuffer {
+    /// the cached target fragments go inside its top-level `"targets":[]`.
+    func encodedJSON<View>(cache: TargetFragmentCache<View>) throws -> EncodedStatusReport {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let targetJSON = try cache.json(for: targets, encoder: encoder)
@@ -19,16 +19,7 @@ extension StatusReport {
             throw EncodingError.invalidValue(self, .init(codingPath: [CodingKeys.targets],
                                                          debugDescription: "no top-level \"targets\":[] in the encoded report"))
         }
-        var buffer = ByteBuffer()
-        buffer.reserveCapacity(targetJSON.reduce(outer.count + 1) { $0 + $1.count + 1 })
-        buffer.writeBytes(outer[..<split])
-        for (position, target) in targetJSON.enumerated() {
-            if position > 0 { buffer.writeStaticString(",") }
-            buffer.writeBytes(target)
-        }
-        buffer.writeBytes(outer[split...])
-        buffer.writeStaticString("\n")
-        return buffer
+        return EncodedStatusReport(head: outer[..<split], targets: targetJSON, tail: outer[split...] + Data("\n".utf8))
     }
 
     /// The offset just inside the `[]` of the top-level member `"targets":[]` of compact JSON `json`, found by
@@ -66,5 +57,63 @@ extension StatusReport {
             index += 1
         }
         return nil
+    }
+}
+
+/// `/v1/status` as encoded: the report up to its `"targets":[`, each target's JSON, then the rest. A response
+/// writes it a chunk at a time (``chunks(of:)``) rather than as one buffer: at 10,000 targets the document is 8.8 MB,
+/// and one buffer of it was a fresh mapping faulted in and copied into on every request.
+struct EncodedStatusReport: Sendable {
+    var head: Data
+    var targets: [Data]
+    var tail: Data
+
+    /// The whole document's size in bytes.
+    var count: Int { targets.reduce(head.count + tail.count + max(0, targets.count - 1)) { $0 + $1.count } }
+
+    /// The document in order, in buffers of about `size` bytes (a target's JSON is never split), each made when
+    /// asked for.
+    func chunks(of size: Int = 65_536) -> Chunks { Chunks(report: self, size: size) }
+
+    /// The whole document in one buffer.
+    var buffer: ByteBuffer {
+        var whole = ByteBuffer()
+        whole.reserveCapacity(count)
+        var chunks = chunks()
+        while var chunk = chunks.next() { whole.writeBuffer(&chunk) }
+        return whole
+    }
+
+    struct Chunks: IteratorProtocol, Sendable {
+        let report: EncodedStatusReport
+        let size: Int
+        /// The next target to write: -1 before the head, `report.targets.count + 1` once the tail is written.
+        private var position = -1
+
+        init(report: EncodedStatusReport, size: Int) {
+            self.report = report
+            self.size = size
+        }
+
+        mutating func next() -> ByteBuffer? {
+            let targets = report.targets
+            guard position <= targets.count else { return nil }
+            var buffer = ByteBuffer()
+            buffer.reserveCapacity(size)
+            if position < 0 {
+                buffer.writeBytes(report.head)
+                position = 0
+            }
+            while position < targets.count, buffer.readableBytes == 0 || buffer.readableBytes + targets[position].count < size {
+                if position > 0 { buffer.writeStaticString(",") }
+                buffer.writeBytes(targets[position])
+                position += 1
+            }
+            if position == targets.count {
+                buffer.writeBytes(report.tail)
+                position += 1
+            }
+            return buffer
+        }
     }
 }

@@ -62,16 +62,16 @@ final class StatusReportEncodingTests: XCTestCase {
         let firing = ["down": [FiringAlert(target: "down", kind: "target_down", since: .now(), message: "down 3x")]]
         for portal in [true, false] {
             let report = try report(states.snapshots(firing: firing), portal: portal)
-            XCTAssertEqual(String(buffer: try report.encodedJSON(cache: cache)), try expected(report), "cold or warm, portal \(portal)")
+            XCTAssertEqual(String(buffer: try report.encodedJSON(cache: cache).buffer), try expected(report), "cold or warm, portal \(portal)")
         }
         states.record(ProbeRecord(time: .now(), target: "down", url: "https://down.example.com/", outcome: .ok,
                                   timings: PhaseTimings(resolve: 1, connect: 2, tls: 3, processing: 4, transfer: 5, total: 15)))
         let changed = try report(states.snapshots(), portal: true)
-        XCTAssertEqual(String(buffer: try changed.encodedJSON(cache: cache)), try expected(changed), "a changed target is encoded again")
+        XCTAssertEqual(String(buffer: try changed.encodedJSON(cache: cache).buffer), try expected(changed), "a changed target is encoded again")
         let removed = try report(Array(states.snapshots().prefix(1)), portal: false)
-        XCTAssertEqual(String(buffer: try removed.encodedJSON(cache: cache)), try expected(removed))
+        XCTAssertEqual(String(buffer: try removed.encodedJSON(cache: cache).buffer), try expected(removed))
         let none = try report([], portal: false)
-        XCTAssertEqual(String(buffer: try none.encodedJSON(cache: cache)), try expected(none), "no targets: []")
+        XCTAssertEqual(String(buffer: try none.encodedJSON(cache: cache).buffer), try expected(none), "no targets: []")
     }
 
     /// `?view=brief`: every member but `targets` as in the full document, and each target the full one cut to the
@@ -88,9 +88,9 @@ final class StatusReportEncodingTests: XCTestCase {
             """.utf8))
         let report = try report(targets, portal: true)
         let briefCache = TargetFragmentCache(BriefTargetSnapshot.init)
-        let briefBytes = try report.encodedJSON(cache: briefCache)
-        XCTAssertEqual(try report.encodedJSON(cache: briefCache), briefBytes, "warm")
-        var full = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(buffer: report.encodedJSON(cache: TargetFragmentCache()))) as? [String: Any])
+        let briefBytes = try report.encodedJSON(cache: briefCache).buffer
+        XCTAssertEqual(try report.encodedJSON(cache: briefCache).buffer, briefBytes, "warm")
+        var full = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(buffer: report.encodedJSON(cache: TargetFragmentCache()).buffer)) as? [String: Any])
         var brief = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(buffer: briefBytes)) as? [String: Any])
         let fullTargets = try XCTUnwrap(full.removeValue(forKey: "targets") as? [[String: Any]])
         let briefTargets = try XCTUnwrap(brief.removeValue(forKey: "targets") as? [[String: Any]])
@@ -115,7 +115,7 @@ final class StatusReportEncodingTests: XCTestCase {
         }
         XCTAssertEqual((briefTargets[1]["firing_alerts"] as? [[String: Any]])?.first?["kind"] as? String, "target_down")
         XCTAssertEqual((briefTargets[0]["addresses"] as? [[String: Any]])?.count, 2)
-        XCTAssertLessThan(briefBytes.readableBytes, try report.encodedJSON(cache: TargetFragmentCache()).readableBytes)
+        XCTAssertLessThan(briefBytes.readableBytes, try report.encodedJSON(cache: TargetFragmentCache()).count)
     }
 
     /// The brief view's snapshots skip the uptime windows: their ratios are nil, the rest is the same.
@@ -126,6 +126,31 @@ final class StatusReportEncodingTests: XCTestCase {
         XCTAssertEqual(with.first?.uptime.lastHour, 1.0)
         XCTAssertTrue(without.allSatisfy { $0.uptime.lastHour == nil && $0.uptime.lastDay == nil && $0.uptime.lastWeek == nil })
         XCTAssertEqual(with.map(BriefTargetSnapshot.init), without.map(BriefTargetSnapshot.init))
+    }
+
+    /// The response's chunks join to the whole document, none much over the chunk size unless one target is, and
+    /// `count` is the document's length (the response's Content-Length).
+    func testChunksJoinToTheDocument() throws {
+        let report = try report(try states().snapshots(), portal: true)
+        let encoded = try report.encodedJSON(cache: TargetFragmentCache())
+        let whole = try expected(report)
+        XCTAssertEqual(encoded.count, whole.utf8.count)
+        for size in [1, 300, 1_000, 65_536] {
+            var chunks = encoded.chunks(of: size)
+            var joined = ""
+            var sizes: [Int] = []
+            while let chunk = chunks.next() {
+                joined += String(buffer: chunk)
+                sizes.append(chunk.readableBytes)
+            }
+            XCTAssertEqual(joined, whole, "chunk size \(size)")
+            XCTAssertEqual(sizes.count, size == 1 ? 4 : size == 65_536 ? 1 : sizes.count, "chunk size \(size): \(sizes)")
+            if size == 300 { XCTAssertGreaterThan(sizes.count, 2, "\(sizes)") }
+        }
+        let empty = try self.report([], portal: false).encodedJSON(cache: TargetFragmentCache())
+        var chunks = empty.chunks()
+        XCTAssertEqual(chunks.next().map { String(buffer: $0) }, try expected(try self.report([], portal: false)))
+        XCTAssertNil(chunks.next())
     }
 
     func testTheSpliceTakesOnlyTheTopLevelTargetsMember() throws {

@@ -18,9 +18,14 @@ extension FeedRoutes {
                 captivePortal: state.portal?.verdict,
                 targets: state.targetSnapshots(now: now, uptime: !brief),  // the brief view has no uptime
                 health: state.health.map { StatusReport.Health($0.check()) })
-            let body = brief ? try report.encodedJSON(cache: state.briefStatusFragments)
-                             : try report.encodedJSON(cache: state.statusFragments)
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
+            let encoded = brief ? try report.encodedJSON(cache: state.briefStatusFragments)
+                                : try report.encodedJSON(cache: state.statusFragments)
+            return Response(status: .ok, headers: [.contentType: "application/json"],
+                            body: ResponseBody(contentLength: encoded.count) { writer in
+                                var chunks = encoded.chunks()
+                                while let chunk = chunks.next() { try await writer.write(chunk) }
+                                try await writer.finish(nil)
+                            })
         }
     }
 
