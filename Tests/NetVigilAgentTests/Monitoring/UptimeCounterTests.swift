@@ -111,4 +111,53 @@ final class UptimeCounterTests: XCTestCase {
         counter.add(good: 0, bad: Int(UInt32.max), at: minutesAgo(2))
         XCTAssertEqual(counter.ratio(lastSeconds: 3_600, now: now), 0.5, "both counts stop at UInt32.max")
     }
+
+    /// Against a plain sum over every result kept: 3,000 results over 9 days, some out of order, checked every 13
+    /// minutes, so windows start at every slot of both rings and wrap round their ends.
+    func testWindowsMatchASumOverTheResultsAtEveryRingPosition() {
+        var counter = UptimeCounter()
+        var results: [(time: Int64, good: Int, bad: Int)] = []
+        var seed: UInt64 = 0x9E37_79B9
+        func random(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let start = now.milliseconds - 9 * 86_400_000
+        var newest = (minute: Int64.min, hour: Int64.min)
+        var clock = start
+        for _ in 0..<3_000 {
+            clock += Int64(random(260_000))
+            let time = clock - (random(10) == 0 ? Int64(random(7_200_000)) : 0)
+            let (good, bad) = (random(3), random(2))
+            counter.add(good: good, bad: bad, at: Timestamp(milliseconds: time))
+            results.append((time, good, bad))
+            newest = (max(newest.minute, time.floorDiv(60_000)), max(newest.hour, time.floorDiv(3_600_000)))
+        }
+        var checked = 0
+        var at = start
+        while at <= clock + 3_600_000 {
+            for (seconds, width, span, newestBucket) in [(Int64(3_600), Int64(60_000), Int64(60), newest.minute),
+                                                         (86_400, 3_600_000, 168, newest.hour),
+                                                         (604_800, 3_600_000, 168, newest.hour)] {
+                let first = max((at - seconds * 1_000).floorDiv(width), newestBucket - span + 1)
+                let last = min(at.floorDiv(width), newestBucket)
+                let kept = results.filter { (first...max(first, last)).contains($0.time.floorDiv(width)) && first <= last }
+                let (good, bad) = kept.reduce((0, 0)) { ($0.0 + $1.good, $0.1 + $1.bad) }
+                let expected = good + bad == 0 ? nil : Double(good) / Double(good + bad)
+                XCTAssertEqual(counter.ratio(lastSeconds: seconds, now: Timestamp(milliseconds: at)), expected,
+                               "\(seconds) s window at \(at)")
+                checked += 1
+            }
+            at += 13 * 60_000
+        }
+        XCTAssertGreaterThan(checked, 1_000)
+    }
+}
+
+private extension Int64 {
+    /// Division rounded towards minus infinity, as the counter numbers its buckets.
+    func floorDiv(_ divisor: Int64) -> Int64 {
+        let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? quotient - 1 : quotient
+    }
 }
