@@ -26,6 +26,9 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(writerCache, -Store.writerCacheKiB)
         let readerCache = try store.read { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
         XCTAssertEqual(readerCache, -16_384)
+        // Readers map the file; the writer reads through its own page cache, which the retention pass frees.
+        XCTAssertEqual(try store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA mmap_size") }, 0)
+        XCTAssertEqual(try store.read { db in try Int.fetchOne(db, sql: "PRAGMA mmap_size") }, 268_435_456)
     }
 
     func testReopeningExistingFileKeepsDataAndMigrationsOnce() async throws {
