@@ -93,8 +93,8 @@ public final class Store: Sendable {
             try pool.writeWithoutTransaction { db in
                 // The writer reads through its page cache, not the memory map: each fault on the map brings in a
                 // whole page-cache folio around the page read, so an idle daemon's map of its database grew by
-                // ~0.5 MB an hour with pages inserts never read, and the page drops could not keep it down. The
-                // cache is freed after each retention pass (`releaseMemory`). Ingest measured the same.
+                // ~0.5 MB an hour with the pages around those inserts read, and the page drops could not keep it
+                // down. The cache is freed after each retention pass (`releaseMemory`). Ingest measured the same.
                 try db.execute(sql: "PRAGMA mmap_size = 0")
                 try db.execute(sql: "PRAGMA cache_size = -\(Store.writerCacheKiB)")
                 try db.execute(sql: "PRAGMA temp_store = MEMORY")
