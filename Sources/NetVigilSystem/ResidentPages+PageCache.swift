@@ -9,7 +9,8 @@ extension ResidentPages {
     /// Without this, the pages come back from page-cache folios that read-ahead made large (up to 2 MiB), and the
     /// kernel maps a whole folio on a fault: right after the drop an idle daemon had 1,436 of the binary's code pages
     /// back in 27 runs of 32 to 176 pages (docs/performance.md). Once evicted, a fault with `MADV_RANDOM` reads just
-    /// the page it needs into a folio of one page. Pages still mapped (by this process or another) are not evicted. Returns whether the cache was dropped.
+    /// the page it needs into a folio of one page. Pages still mapped (by this process or another) are not evicted.
+    /// Returns whether the cache was dropped.
     @discardableResult
     public static func evictExecutablePageCache() -> Bool {
         guard let executable = adviseExecutable(readAhead: false) else { return false }
