@@ -75,15 +75,6 @@ struct EncodedStatusReport: Sendable {
     /// asked for.
     func chunks(of size: Int = 65_536) -> Chunks { Chunks(report: self, size: size) }
 
-    /// The whole document in one buffer.
-    var buffer: ByteBuffer {
-        var whole = ByteBuffer()
-        whole.reserveCapacity(count)
-        var chunks = chunks()
-        while var chunk = chunks.next() { whole.writeBuffer(&chunk) }
-        return whole
-    }
-
     struct Chunks: IteratorProtocol, Sendable {
         let report: EncodedStatusReport
         let size: Int
@@ -104,7 +95,9 @@ struct EncodedStatusReport: Sendable {
                 buffer.writeBytes(report.head)
                 position = 0
             }
-            while position < targets.count, buffer.readableBytes == 0 || buffer.readableBytes + targets[position].count < size {
+            // A chunk takes whole targets while they fit, and always at least one.
+            while position < targets.count,
+                  buffer.readableBytes == 0 || buffer.readableBytes + targets[position].count < size {
                 if position > 0 { buffer.writeStaticString(",") }
                 buffer.writeBytes(targets[position])
                 position += 1

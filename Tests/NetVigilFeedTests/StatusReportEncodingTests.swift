@@ -160,3 +160,14 @@ final class StatusReportEncodingTests: XCTestCase {
         XCTAssertNil(StatusReport.topLevelTargetsArray(in: Data(#"{"a":{"targets":[]}}"#.utf8)), "a nested member is not taken")
     }
 }
+
+extension EncodedStatusReport {
+    /// The whole document in one buffer, joined from its chunks (what a client receives).
+    var buffer: ByteBuffer {
+        var whole = ByteBuffer()
+        whole.reserveCapacity(count)
+        var chunks = chunks()
+        while var chunk = chunks.next() { whole.writeBuffer(&chunk) }
+        return whole
+    }
+}

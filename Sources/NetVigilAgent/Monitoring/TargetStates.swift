@@ -114,7 +114,9 @@ public final class TargetStates: Sendable {
         state.withLock { state in state.entries[name].map { Self.snapshot($0, now: now, firing: firing) } }
     }
 
-    private static func snapshot(_ entry: Entry, now: Timestamp, firing: [FiringAlert], uptime: Bool = true) -> TargetSnapshot {
+    private static func snapshot(
+        _ entry: Entry, now: Timestamp, firing: [FiringAlert], uptime: Bool = true
+    ) -> TargetSnapshot {
         let target = entry.target
         var snapshot = TargetSnapshot(
             name: target.name, url: target.url, endpoint: target.endpoint, labels: target.labels,

@@ -88,8 +88,8 @@ struct StatusCommand: AsyncParsableCommand {
     private func statusURL(_ feed: String, brief: Bool) throws -> URL {
         var base = feed
         while base.hasSuffix("/") { base.removeLast() }
-        guard let url = URL(string: base + "/v1/status" + (brief ? "?view=brief" : "")), let scheme = url.scheme, ["http", "https"].contains(scheme),
-              url.host?.isEmpty == false else {
+        guard let url = URL(string: base + "/v1/status" + (brief ? "?view=brief" : "")),
+              let scheme = url.scheme, ["http", "https"].contains(scheme), url.host?.isEmpty == false else {
             throw CLIFailure(.usage, "--feed: expected a URL like http://127.0.0.1:9337, got \"\(feed)\"")
         }
         return url
