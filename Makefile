@@ -30,8 +30,9 @@ ZSHDIR := $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$
 # Generated from the binary (man page, shell completions) for install-files.
 GENERATED := .build/deploy
 
-# System libraries netvigil links against, and the Public Suffix List the webpki profile reads at run time.
-APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config publicsuffix
+# System libraries netvigil links against, the Public Suffix List the webpki profile reads at run time, and binutils
+# and xz for the installed binary (deploy/strip-binary.sh).
+APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config publicsuffix binutils xz-utils
 # Tools the tests drive: OpenSSL CLI, ip(8) for namespaces, nginx, a JSON Schema validator, curl, promtool and amtool,
 # systemd-analyze, setpriv (util-linux), dpkg-deb, dpkg-shlibdeps and lintian for the package, gdb and binutils for the
 # split debug symbols, squid (the proxy tests), pip (for PIP_TEST) and python3-cryptography (the webpki test chains).
@@ -121,7 +122,7 @@ install-files: generated
 	  $(DESTDIR)$(DATADIR)/dashboards $(DESTDIR)$(DATADIR)/prometheus $(DESTDIR)$(SYSCONFDIR) \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(ZSHDIR) \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-	install -m 0755 -s "$(BINARY)" $(DESTDIR)$(BINDIR)/netvigil
+	bash deploy/strip-binary.sh "$(BINARY)" $(DESTDIR)$(BINDIR)/netvigil
 	sed 's|/usr/bin/netvigil|$(BINDIR)/netvigil|g' deploy/systemd/netvigil.service > $(DESTDIR)$(UNITDIR)/netvigil.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/netvigil.service
 	install -m 0644 deploy/systemd/netvigil.sysusers $(DESTDIR)$(SYSUSERSDIR)/netvigil.conf

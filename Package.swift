@@ -181,10 +181,15 @@ let package = Package(
             // of code are mapped (docs/performance.md, Footprint and start-up). `-z now` binds every library function at
             // start (full RELRO, as Debian's hardening flags ask): lazy binding looked symbols up as code first ran,
             // hours in, and kept 764 KB of the binary's symbol tables (.dynstr, .gnu.hash, .dynsym) resident.
+            // `--no-export-dynamic` undoes the toolchain's `-export-dynamic` (static-stdlib-args.lnk): nothing looks up
+            // netvigil's own symbols at run time, yet the loader searched its 36,500 exported names first for every
+            // library symbol it bound, faulting in 3.4 MB of symbol tables, and the runtime's start-up `dladdr` walked
+            // them (a fresh probe 19.6 -> 16.7 ms). Stack traces of the installed binary name its functions from
+            // `.gnu_debugdata` (deploy/strip-binary.sh).
             linkerSettings: [
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "-z", "-Xlinker", "now",
                               "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/deploy/linker/netvigil.order",
-                              "-Xlinker", "--no-warn-symbol-ordering"],
+                              "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic"],
                              .when(configuration: .release))
             ]
         ),

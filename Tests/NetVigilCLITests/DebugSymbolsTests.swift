@@ -37,4 +37,42 @@ final class DebugSymbolsTests: XCTestCase {
         XCTAssertEqual(refused.status, 65)
         XCTAssertEqual(refused.stderr, "debug-symbols: \(stripped) carries no debug symbols (already stripped?)\n")
     }
+
+    /// deploy/strip-binary.sh (what `make install` and the .deb install): no symbol table or DWARF, but the names of
+    /// all functions, local ones too, in `.gnu_debugdata`, where gdb (and systemd-coredump) read them.
+    func testTheInstalledBinaryStillNamesItsFunctions() throws {
+        let gdb = URL(fileURLWithPath: "/usr/bin/gdb")
+        guard FileManager.default.isExecutableFile(atPath: gdb.path) else {
+            return XCTFail("gdb missing: make test installs the Debian package gdb")
+        }
+        let directory = try TemporaryDirectory()
+        let script = SchemaValidator.repositoryRoot.appendingPathComponent("deploy/strip-binary.sh").path
+        let installed = directory.path("netvigil")
+        let result = try ProcessRunner.run([script, ProcessRunner.binary.path, installed],
+                                           executable: URL(fileURLWithPath: "/bin/bash"), timeout: 300)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try ProcessRunner.run(["--version"], executable: URL(fileURLWithPath: installed)).status, 0)
+
+        let readelf = URL(fileURLWithPath: "/usr/bin/readelf")
+        let sections = try ProcessRunner.run(["-S", "-W", installed], executable: readelf).stdout
+        XCTAssertTrue(sections.contains(".gnu_debugdata"), sections)
+        for gone in [".symtab", ".debug_info", ".debug_line"] { XCTAssertFalse(sections.contains(gone), gone) }
+
+        // A local function (never in the dynamic symbol table): named from .gnu_debugdata, not from a plain strip.
+        let symbols = try ProcessRunner.run(["--defined-only", ProcessRunner.binary.path], executable: URL(fileURLWithPath: "/usr/bin/nm"),
+                                            timeout: 120).stdout
+        let local = try XCTUnwrap(symbols.split(separator: "\n").first { $0.contains(" t $s8netvigil") }?.split(separator: " "))
+        let question = ["-nx", "-batch", "-ex", "info symbol 0x\(local[0])"]
+        let named = try ProcessRunner.run(question + [installed], executable: gdb, timeout: 120)
+        XCTAssertTrue(named.stdout.hasPrefix("\(local[2]) in section .text"), named.stdout + named.stderr)
+        let plain = directory.path("plain")
+        XCTAssertEqual(try ProcessRunner.run(["-o", plain, ProcessRunner.binary.path], executable: URL(fileURLWithPath: "/usr/bin/strip")).status, 0)
+        let unnamed = try ProcessRunner.run(question + [plain], executable: gdb, timeout: 120)
+        XCTAssertTrue(unnamed.stdout.contains("No symbol matches"), unnamed.stdout + unnamed.stderr)
+
+        // An input without symbols is refused with one line.
+        let refused = try ProcessRunner.run([script, installed, directory.path("again")], executable: URL(fileURLWithPath: "/bin/bash"))
+        XCTAssertEqual(refused.status, 65)
+        XCTAssertEqual(refused.stderr, "strip-binary: \(installed) has no symbol table (already stripped?)\n")
+    }
 }

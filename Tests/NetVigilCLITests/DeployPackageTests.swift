@@ -32,6 +32,9 @@ final class DeployPackageTests: XCTestCase {
         let version = try ProcessRunner.run(["--version"], executable: URL(fileURLWithPath: binary))
         XCTAssertEqual(version.status, 0, version.stderr)
         XCTAssertEqual(version.stdout, try ProcessRunner.run(["--version"]).stdout)
+        // Installed by deploy/strip-binary.sh: no symbol table, the functions' names in .gnu_debugdata.
+        let sections = try ProcessRunner.run(["-S", "-W", binary], executable: URL(fileURLWithPath: "/usr/bin/readelf")).stdout
+        XCTAssertTrue(sections.contains(".gnu_debugdata") && !sections.contains(".symtab"), sections)
 
         // The unit runs the installed binary; with that path pointed into DESTDIR, systemd-analyze accepts it.
         let unit = try text(prefix + "/lib/systemd/system/netvigil.service")
