@@ -5,15 +5,23 @@ import XCTest
 /// `make debug-symbols` (deploy/debug-symbols.sh): the debug symbols that `make install` and the .deb strip are
 /// kept apart, by build id, where gdb finds them for the stripped binary.
 final class DebugSymbolsTests: XCTestCase {
-    func testTheStrippedBinaryGetsItsSymbolsBackByBuildID() throws {
-        let gdb = URL(fileURLWithPath: "/usr/bin/gdb")
+    private let gdb = URL(fileURLWithPath: "/usr/bin/gdb")
+    private let bash = URL(fileURLWithPath: "/bin/bash")
+
+    private struct MissingTool: Error, CustomStringConvertible { let description: String }
+
+    /// The path of a script in deploy/, after checking that gdb is there to read what it writes (a failure if not).
+    private func deployScript(_ name: String) throws -> String {
         guard FileManager.default.isExecutableFile(atPath: gdb.path) else {
-            return XCTFail("gdb missing: make test installs the Debian package gdb")
+            throw MissingTool(description: "gdb missing: make test installs the Debian package gdb")
         }
+        return SchemaValidator.repositoryRoot.appendingPathComponent("deploy/\(name)").path
+    }
+
+    func testTheStrippedBinaryGetsItsSymbolsBackByBuildID() throws {
+        let script = try deployScript("debug-symbols.sh")
         let directory = try TemporaryDirectory()
-        let script = SchemaValidator.repositoryRoot.appendingPathComponent("deploy/debug-symbols.sh").path
-        let split = try ProcessRunner.run([script, ProcessRunner.binary.path, directory.path("root")],
-                                          executable: URL(fileURLWithPath: "/bin/bash"), timeout: 120)
+        let split = try ProcessRunner.run([script, ProcessRunner.binary.path, directory.path("root")], executable: bash, timeout: 120)
         XCTAssertEqual(split.status, 0, split.stderr)
         let notes = try ProcessRunner.run(["-n", ProcessRunner.binary.path], executable: URL(fileURLWithPath: "/usr/bin/readelf"))
         let id = try XCTUnwrap(notes.stdout.split(separator: "\n").first { $0.contains("Build ID:") }?
@@ -33,7 +41,7 @@ final class DebugSymbolsTests: XCTestCase {
         XCTAssertTrue(with.stdout.contains("ShutdownDeadline.swift\" starts at address"), with.stdout + with.stderr)
 
         // A binary without symbols is refused with one line.
-        let refused = try ProcessRunner.run([script, stripped, directory.path("again")], executable: URL(fileURLWithPath: "/bin/bash"))
+        let refused = try ProcessRunner.run([script, stripped, directory.path("again")], executable: bash)
         XCTAssertEqual(refused.status, 65)
         XCTAssertEqual(refused.stderr, "debug-symbols: \(stripped) carries no debug symbols (already stripped?)\n")
     }
@@ -41,15 +49,10 @@ final class DebugSymbolsTests: XCTestCase {
     /// deploy/strip-binary.sh (what `make install` and the .deb install): no symbol table or DWARF, but the names of
     /// all functions, local ones too, in `.gnu_debugdata`, where gdb (and systemd-coredump) read them.
     func testTheInstalledBinaryStillNamesItsFunctions() throws {
-        let gdb = URL(fileURLWithPath: "/usr/bin/gdb")
-        guard FileManager.default.isExecutableFile(atPath: gdb.path) else {
-            return XCTFail("gdb missing: make test installs the Debian package gdb")
-        }
+        let script = try deployScript("strip-binary.sh")
         let directory = try TemporaryDirectory()
-        let script = SchemaValidator.repositoryRoot.appendingPathComponent("deploy/strip-binary.sh").path
         let installed = directory.path("netvigil")
-        let result = try ProcessRunner.run([script, ProcessRunner.binary.path, installed],
-                                           executable: URL(fileURLWithPath: "/bin/bash"), timeout: 300)
+        let result = try ProcessRunner.run([script, ProcessRunner.binary.path, installed], executable: bash, timeout: 300)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(try ProcessRunner.run(["--version"], executable: URL(fileURLWithPath: installed)).status, 0)
 
@@ -71,7 +74,7 @@ final class DebugSymbolsTests: XCTestCase {
         XCTAssertTrue(unnamed.stdout.contains("No symbol matches"), unnamed.stdout + unnamed.stderr)
 
         // An input without symbols is refused with one line.
-        let refused = try ProcessRunner.run([script, installed, directory.path("again")], executable: URL(fileURLWithPath: "/bin/bash"))
+        let refused = try ProcessRunner.run([script, installed, directory.path("again")], executable: bash)
         XCTAssertEqual(refused.status, 65)
         XCTAssertEqual(refused.stderr, "strip-binary: \(installed) has no symbol table (already stripped?)\n")
     }
