@@ -7,6 +7,7 @@ import XCTest
 final class DebugSymbolsTests: XCTestCase {
     private let gdb = URL(fileURLWithPath: "/usr/bin/gdb")
     private let bash = URL(fileURLWithPath: "/bin/bash")
+    private let readelf = URL(fileURLWithPath: "/usr/bin/readelf")
 
     private struct MissingTool: Error, CustomStringConvertible { let description: String }
 
@@ -23,7 +24,7 @@ final class DebugSymbolsTests: XCTestCase {
         let directory = try TemporaryDirectory()
         let split = try ProcessRunner.run([script, ProcessRunner.binary.path, directory.path("root")], executable: bash, timeout: 120)
         XCTAssertEqual(split.status, 0, split.stderr)
-        let notes = try ProcessRunner.run(["-n", ProcessRunner.binary.path], executable: URL(fileURLWithPath: "/usr/bin/readelf"))
+        let notes = try ProcessRunner.run(["-n", ProcessRunner.binary.path], executable: readelf)
         let id = try XCTUnwrap(notes.stdout.split(separator: "\n").first { $0.contains("Build ID:") }?
             .split(separator: " ").last.map(String.init))
         let debugFile = directory.path("root/usr/lib/debug/.build-id/\(id.prefix(2))/\(id.dropFirst(2)).debug")
@@ -56,7 +57,6 @@ final class DebugSymbolsTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(try ProcessRunner.run(["--version"], executable: URL(fileURLWithPath: installed)).status, 0)
 
-        let readelf = URL(fileURLWithPath: "/usr/bin/readelf")
         let sections = try ProcessRunner.run(["-S", "-W", installed], executable: readelf).stdout
         XCTAssertTrue(sections.contains(".gnu_debugdata"), sections)
         for gone in [".symtab", ".debug_info", ".debug_line"] { XCTAssertFalse(sections.contains(gone), gone) }
