@@ -222,7 +222,8 @@ let package = Package(
         .testTarget(name: "NetVigilTrustTests", dependencies: ["NetVigilTrust", "NetVigilProbeModel", "NetVigilTestSupport"]),
         .testTarget(
             name: "NetVigilAgentTests",
-            dependencies: ["NetVigilAgent", "NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]
+            dependencies: ["NetVigilAgent", "NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport",
+                           .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle")]
         ),
         .testTarget(
             name: "NetVigilFeedTests",

@@ -52,17 +52,26 @@ public struct ReachabilityRecorder: Service {
                 try await monitor.start()
                 break
             } catch {
+                // A stop during start ends the watcher before it is ready: that is no failure to retry.
+                guard !Task.isCancelled, !Task.isShuttingDownGracefully else { break }
                 logger.error("reachability watcher unavailable, targets stay Unknown; retrying",
                              metadata: ["error": "\(error)", "retry_in": "\(retryInterval)"])
-                try? await Task.sleep(for: retryInterval)
+                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: retryInterval) }
             }
         }
         guard await monitor.isRunning else { return }
         let targets = await monitor.targets
+        let changes = await monitor.changes(for: targets)
+        if Task.isCancelled || Task.isShuttingDownGracefully {
+            // The stop came while the watcher was starting or this subscribed: it may have found nothing to stop
+            // yet, or ended the streams before this one existed. A stop after this check ends `changes`.
+            await monitor.stop()
+            return
+        }
         logger.info("reachability watcher started", metadata: ["targets": "\(targets.map(\.description))"])
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                await self.record(changes: await self.monitor.changes(for: targets))
+                await self.record(changes: changes)
                 self.addition.finish()  // the monitor stopped: every stream has ended
             }
             var subscribed = Set(targets)

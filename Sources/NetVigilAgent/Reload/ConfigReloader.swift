@@ -46,10 +46,14 @@ public struct ConfigReloader: Service {
         self.apply = apply
     }
 
+    /// Reloads on each SIGHUP until graceful shutdown or cancellation.
     public func run() async throws {
         let signals = await UnixSignalsSequence(trapping: .sighup)
-        for await _ in signals.cancelOnGracefulShutdown() {
-            await reload()
+        // Not `signals.cancelOnGracefulShutdown()`: its `merge` (swift-async-algorithms 1.1.4) holds a lock while
+        // the waiting task may be enqueued again; a cancellation at that moment blocks the cancelling event loop
+        // for good (apple/swift-async-algorithms#430). The signal stream ends when this task is cancelled.
+        await cancelWhenGracefulShutdown {
+            for await _ in signals { await reload() }
         }
     }
 

@@ -25,8 +25,8 @@ struct RunCommand: AsyncParsableCommand {
             SIGTERM/SIGINT stop the services gracefully; after 4.8 s the process exits anyway with 70, logging what \
             it could not write, and a second signal exits at once. \
             Exit codes: 0 clean stop; 78 bad configuration; 74 storage not writable or not a regular file; 65 corrupt \
-            or foreign database; 70 a service failed (e.g. the feed port is in use) or the stop was forced; 130/143 \
-            SIGINT/SIGTERM during start-up.
+            or foreign database; 70 the feed address cannot be bound (e.g. the port is in use), a service failed or the \
+            stop was forced; 130/143 SIGINT/SIGTERM during start-up.
             """)
 
     @Option(name: .long, help: "YAML configuration file (default: the built-in configuration).")
@@ -41,6 +41,12 @@ struct RunCommand: AsyncParsableCommand {
             DescriptorLimit.raiseToHardLimit(logger: logger)
             for warning in configuration.warnings { logger.warning("configuration warning", metadata: ["warning": "\(warning)"]) }
 
+            // A busy feed port fails here, before anything starts, rather than inside the running group.
+            do {
+                try await FeedListenCheck.check(configuration.feed.listen)
+            } catch {
+                throw CLIFailure(.software, "\(error)")
+            }
             let store: Store
             do {
                 store = try Store.open(path: configuration.storage.path)
@@ -134,20 +140,18 @@ struct RunCommand: AsyncParsableCommand {
                     feedLogger.info("feed listening", metadata: ["address": "\(address)"])
                     systemd.feedIsListening(at: address)
                 })
+            // A service that fails stops the others gracefully (the default would cancel them, and the writer's
+            // queue would be lost); ``ShutdownDeadline`` bounds that stop as it does a signal's.
+            let services: [any Service] = [
+                // The writer is first so it stops last: everything producers submit is flushed.
+                writer, retention, dispatcher, reachability, portal, scheduler, reloader, feed,
+                // Near the end, so it stops early: STOPPING=1 goes out as soon as shutdown begins.
+                systemd,
+                // Last, so it hears of shutdown first.
+                ShutdownDeadline.Watch(deadline: deadline),
+            ]
             var groupConfiguration = ServiceGroupConfiguration(
-                services: [
-                    // The writer is first so it stops last: everything producers submit is flushed.
-                    .init(service: writer),
-                    .init(service: retention),
-                    .init(service: dispatcher),
-                    .init(service: reachability),
-                    .init(service: portal),
-                    .init(service: scheduler),
-                    .init(service: reloader),
-                    .init(service: feed),
-                    // Last, so it stops first: STOPPING=1 goes out as soon as shutdown begins.
-                    .init(service: systemd),
-                ],
+                services: services.map { .init(service: $0, failureTerminationBehavior: .gracefullyShutdownGroup) },
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger)
             groupConfiguration.maximumGracefulShutdownDuration = .seconds(4)
