@@ -171,6 +171,19 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(stats.probeResults, 5_000)
     }
 
+    func testACancelledWriterStillWritesWhatItWasGiven() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        let writer = StoreWriter(store: store, logger: Logger(label: "test"))
+        let running = Task { try await writer.run() }
+        for i in 0..<5_000 { writer.submit(WriteBatch(probes: [Fixtures.probe(i)])) }
+        running.cancel()  // what a service group does when a service fails or graceful shutdown runs out of time
+        try await running.value
+        let stats = try await store.statistics()
+        XCTAssertEqual(stats.probeResults, 5_000)
+        XCTAssertEqual(writer.health.abandonedRows, 0)
+    }
+
     func testRetentionDeletesOldRowsKeepsPendingAlertsAndOrphanCertificates() async throws {
         let directory = try TemporaryDirectory()
         let store = try Store.open(path: directory.path("n.sqlite"))

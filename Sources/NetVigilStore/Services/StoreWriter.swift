@@ -144,7 +144,7 @@ public final class StoreWriter: Service, Sendable {
             var batch = WriteBatch()
             for item in items { batch.append(item.batch) }
             do {
-                try await store.write(batch)
+                try await commit(batch)
                 if failures > 0 {
                     logger.notice("store writes succeed again", metadata: ["rows": "\(batch.count)", "failed_attempts": "\(failures)"])
                 }
@@ -183,6 +183,12 @@ public final class StoreWriter: Service, Sendable {
                 try? await Task.sleep(for: min(backoff, maxRetryDelay))
             }
         }
+    }
+
+    /// Writes from a task of its own: GRDB neither starts nor finishes a transaction in a cancelled task
+    /// (CancellationError), and a cancelled writer still drains. The daemon's shutdown deadline bounds how long.
+    private func commit(_ batch: WriteBatch) async throws {
+        try await Task { try await self.store.write(batch) }.value
     }
 
     private func reportDropped(_ count: Int) {
