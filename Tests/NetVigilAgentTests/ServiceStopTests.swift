@@ -48,18 +48,16 @@ final class ServiceStopTests: XCTestCase {
         XCTAssertTrue(cancelled, "a cancelled reloader must return")
     }
 
-    /// Runs `service`, triggers graceful shutdown after `delay`, and says whether the service returned within 3 s
-    /// (if not, it is cancelled so the test can go on).
+    /// Runs `service`, triggers graceful shutdown after `delay`, and says whether the service returned within 3 s.
     private static func stopsInTime(trigger: GracefulShutdownTestTrigger, after delay: Duration,
                                     _ service: @escaping @Sendable () async -> Void) async -> Bool {
         let task = Task { await service() }
         try? await Task.sleep(for: delay)
         trigger.triggerGracefulShutdown()
-        let stopped = await finishes(task, within: .seconds(3))
-        if !stopped { task.cancel() }
-        return stopped
+        return await finishes(task, within: .seconds(3))
     }
 
+    /// Whether `task` returns within `limit`; if not, it is cancelled so the test can go on.
     private static func finishes(_ task: Task<Void, Never>, within limit: Duration) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask { await task.value; return true }

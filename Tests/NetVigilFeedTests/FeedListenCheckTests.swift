@@ -9,7 +9,7 @@ import XCTest
 final class FeedListenCheckTests: XCTestCase {
     func testABusyPortIsRefusedAndAFreeOneStaysFree() async throws {
         let port = ProcessRunner.freePort()
-        let listener = try Listener(port: port)
+        let listener = try LoopbackListener(port: port)
         do {
             try await FeedListenCheck.check(ListenAddress(host: "127.0.0.1", port: port))
             XCTFail("a port with a listener must be refused")
@@ -21,7 +21,7 @@ final class FeedListenCheckTests: XCTestCase {
         listener.close()
 
         try await FeedListenCheck.check(ListenAddress(host: "127.0.0.1", port: port))
-        let again = try Listener(port: port)  // the check let the port go
+        let again = try LoopbackListener(port: port)  // the check let the port go
         again.close()
     }
 
@@ -36,32 +36,5 @@ final class FeedListenCheckTests: XCTestCase {
 
     func testPortZeroIsAlwaysAccepted() async throws {
         try await FeedListenCheck.check(ListenAddress(host: "127.0.0.1", port: 0))
-    }
-}
-
-/// A TCP listener on 127.0.0.1, bound as servers do (`SO_REUSEADDR`).
-private struct Listener {
-    private let descriptor: Int32
-
-    init(port: Int) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var one: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(descriptor, 8) == 0 else {
-            let reason = String(cString: strerror(errno))
-            Foundation.close(descriptor)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot listen on \(port): \(reason)"])
-        }
-    }
-
-    func close() {
-        Foundation.close(descriptor)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilTestSupport
 import XCTest
 @testable import NetVigilHTTP
 
@@ -126,20 +127,14 @@ final class ConnectTimeoutTests: ProbeTestCase {
         private var descriptors: [Int32] = []
 
         init() throws {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let listener = try LoopbackListener(backlog: 0, reuseAddress: false)
+            port = listener.port
+            descriptors.append(listener.descriptor)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
-            }
-            guard bound == 0, listen(listener, 0) == 0 else { close(listener); throw TestSetupError("cannot listen") }
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-            }
-            port = Int(UInt16(bigEndian: address.sin_port))
-            descriptors.append(listener)
+            address.sin_port = UInt16(port).bigEndian
+            let length = socklen_t(MemoryLayout<sockaddr_in>.size)
             for _ in 0..<2 {  // the first fills the queue; the second stays in SYN-SENT
                 let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
                 _ = withUnsafeMutablePointer(to: &address) {

@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilTestSupport
 import Synchronization
 
 /// A small blocking TCP server on 127.0.0.1 that answers every connection with a scripted behaviour,
@@ -12,19 +13,10 @@ final class HostileServer: Sendable {
     /// - Parameter behaviour: called with the connected socket after the request head was read (or at once when
     ///   `readRequest` is false); the socket is closed afterwards.
     init(readRequest: Bool = true, behaviour: @escaping @Sendable (Int32) -> Void) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        guard bound == 0, listen(fd, 16) == 0 else { close(fd); throw TestSetupError("hostile server cannot listen") }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        port = Int(UInt16(bigEndian: address.sin_port))
-        listener = fd
-        let listener = fd
+        let socket = try LoopbackListener()
+        port = socket.port
+        listener = socket.descriptor
+        let listener = socket.descriptor
         Thread.detachNewThread { [self] in
             while true {
                 let client = accept(listener, nil, nil)
