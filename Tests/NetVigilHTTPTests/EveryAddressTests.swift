@@ -63,8 +63,7 @@ final class EveryAddressTests: XCTestCase {
     /// The access log of `leaf` once it has a line: nginx writes it when it finalizes the request, which can be
     /// after the client has read the response (up to 3 s).
     private func loggedRequest(_ leaf: String) -> String {
-        let deadline = Date().addingTimeInterval(3)
-        while log(leaf).isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Poll.until(timeout: 3) { !log(leaf).isEmpty }
         return log(leaf)
     }
 

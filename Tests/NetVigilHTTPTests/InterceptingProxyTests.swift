@@ -93,8 +93,7 @@ final class InterceptingProxyTests: ProbeTestCase {
     }
 
     private func waitForOriginRequest() -> String {
-        let deadline = Date().addingTimeInterval(3)
-        while !originRequests.contains("/secret"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Poll.until(timeout: 3) { originRequests.contains("/secret") }
         return originRequests
     }
 }

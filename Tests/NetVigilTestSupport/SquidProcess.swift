@@ -60,13 +60,8 @@ public final class SquidProcess {
 
     /// Waits up to `timeout` for the access log to contain `text`; returns the log.
     public func accessLog(waitingFor text: String, timeout: TimeInterval = 5) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var log = accessLog()
-        while !log.contains(text), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-            log = accessLog()
-        }
-        return log
+        Poll.until(timeout: timeout) { accessLog().contains(text) }
+        return accessLog()
     }
 
     /// Stops squid (it has nothing to save: a short grace, then SIGKILL; its helpers exit on their closed pipe).
