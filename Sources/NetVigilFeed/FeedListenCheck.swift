@@ -18,11 +18,10 @@ public struct FeedListenError: Error, CustomStringConvertible {
 /// (Hummingbird's date cache iterates a `merge`; see ``ConfigReloader/run()`` for why that cancellation can hang).
 /// The check binds the way the feed does (`SO_REUSEADDR`), so it refuses exactly what the feed would refuse.
 public enum FeedListenCheck {
-    public static func check(_ address: ListenAddress,
-                             group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws(FeedListenError) {
+    public static func check(_ address: ListenAddress) async throws(FeedListenError) {
         guard address.port != 0 else { return }  // the kernel picks a free port
         do {
-            let channel = try await ServerBootstrap(group: group)
+            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .bind(host: address.host, port: address.port)
                 .get()
