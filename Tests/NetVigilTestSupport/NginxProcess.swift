@@ -56,6 +56,12 @@ public final class NginxProcess {
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
+        // Another process may hold one of the ports: it accepts, while nginx retries its bind and then gives up.
+        let log = (try? String(contentsOfFile: prefix + "/logs/error.log", encoding: .utf8)) ?? ""
+        if let failure = log.split(separator: "\n").first(where: { $0.contains("bind() to") && $0.contains("failed") }) {
+            stop()
+            throw NginxError(message: "nginx could not bind a port another process holds: \(failure)")
+        }
     }
 
     /// Whether a socket of `process`'s network namespace listens on TCP `port` (`/proc/PID/net/tcp{,6}`, state 0A).

@@ -56,23 +56,9 @@ public enum ProcessRunner {
         var data = Data()
     }
 
-    /// A TCP port on 127.0.0.1 that was free a moment ago.
-    public static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    /// A TCP port for a test server on loopback: free a moment ago, outside the kernel's ephemeral range and never
+    /// handed out twice in this process (see `TestPorts`).
+    public static func freePort() -> Int { TestPorts.take() }
 
     /// Whether a TCP connection to 127.0.0.1:`port` succeeds now (a test server is listening).
     public static func accepts(port: Int) -> Bool {
