@@ -6,11 +6,17 @@ import Synchronization
 /// XCTest builds every test case object when the run starts, so a port chosen in a property initializer is used
 /// minutes later. A port the kernel picked (a bind to port 0) lies in its ephemeral range, and by then it can be the
 /// local port of any outgoing connection or of a listener bound to port 0, and the kernel may even pick it again. So
-/// these ports come from below the ephemeral range (`net.ipv4.ip_local_port_range`), where the kernel never picks one
-/// by itself; none is handed out twice in one process, and each was free on 127.0.0.1 and ::1 when handed out.
+/// these ports come from outside the ephemeral range (`net.ipv4.ip_local_port_range`), where the kernel never picks
+/// one by itself; none is handed out twice in one process, and each was free on 127.0.0.1 and ::1 when handed out.
 enum TestPorts {
-    /// Where handed-out ports come from: 20000 up to the start of the ephemeral range.
-    static let range: Range<Int> = 20_000..<max(ephemeralStart(), 21_000)
+    /// Where handed-out ports come from: 20000 up to the start of the ephemeral range (20000–32767 with Linux's
+    /// default 32768–60999), else above its end; only if neither leaves 1,000 ports, 20000–20999 regardless.
+    static let range: Range<Int> = {
+        let ephemeral = ephemeralRange()
+        if ephemeral.lowerBound >= 21_000 { return 20_000..<ephemeral.lowerBound }
+        if ephemeral.upperBound <= 64_536 { return (ephemeral.upperBound + 1)..<65_536 }
+        return 20_000..<21_000
+    }()
 
     /// How many ports were handed out; the first comes from a random place in `range` (another test process on the
     /// machine starts elsewhere).
@@ -28,10 +34,12 @@ enum TestPorts {
         fatalError("no free TCP port in \(range)")
     }
 
-    /// The first port of the kernel's ephemeral range (32768 if it cannot be read).
-    private static func ephemeralStart() -> Int {
+    /// The kernel's ephemeral port range, `net.ipv4.ip_local_port_range` (Linux's default if it cannot be read).
+    static func ephemeralRange() -> ClosedRange<Int> {
         let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
-        return text.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32_768
+        let bounds = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard bounds.count == 2, bounds[0] <= bounds[1] else { return 32_768...60_999 }
+        return bounds[0]...bounds[1]
     }
 
     /// Whether nothing holds `port` on 127.0.0.1 or ::1 (listening, connected or in TIME_WAIT).
