@@ -50,18 +50,22 @@ public final class NginxProcess {
             }
             if waiting.isEmpty { break }
             guard Date() < deadline, process.isRunning else {
-                let log = (try? String(contentsOfFile: prefix + "/logs/error.log", encoding: .utf8)) ?? ""
+                let log = errorLog()
                 stop()
                 throw NginxError(message: "nginx did not listen on \(waiting): \(log.suffix(1_000))")
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
         // Another process may hold one of the ports: it accepts, while nginx retries its bind and then gives up.
-        let log = (try? String(contentsOfFile: prefix + "/logs/error.log", encoding: .utf8)) ?? ""
-        if let failure = log.split(separator: "\n").first(where: { $0.contains("bind() to") && $0.contains("failed") }) {
+        if let failure = errorLog().split(separator: "\n").first(where: { $0.contains("bind() to") && $0.contains("failed") }) {
             stop()
             throw NginxError(message: "nginx could not bind a port another process holds: \(failure)")
         }
+    }
+
+    /// What nginx wrote to its error log so far ("" if nothing).
+    private func errorLog() -> String {
+        (try? String(contentsOfFile: prefix + "/logs/error.log", encoding: .utf8)) ?? ""
     }
 
     /// Whether a socket of `process`'s network namespace listens on TCP `port` (`/proc/PID/net/tcp{,6}`, state 0A).
