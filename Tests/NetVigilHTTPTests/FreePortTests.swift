@@ -4,7 +4,7 @@ import XCTest
 
 /// The test servers' ports: never the kernel's own picks, never the same twice, free when handed out.
 final class FreePortTests: XCTestCase {
-    func testPortsAreDistinctFreeAndBelowTheEphemeralRange() throws {
+    func testPortsAreDistinctFreeAndOutsideTheEphemeralRange() throws {
         let text = try String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)
         let bounds = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         let ephemeral = try XCTUnwrap(bounds.count == 2 ? bounds[0]...bounds[1] : nil)
