@@ -14,9 +14,13 @@ DESTDIR ?=
 BINARY ?= .build/release/netvigil
 # Release builds link the Swift runtime statically and carry no $ORIGIN RUNPATH: the binary needs only Debian's
 # libraries (see deploy/debian). Every module (dependencies too) is compiled with one section per function, so the
-# link can place the functions of deploy/linker/netvigil.order together (Package.swift; docs/performance.md, Function order).
+# link can place the functions of deploy/linker/netvigil.order together (Package.swift; docs/performance.md, Function order),
+# and reaches the metadata of concrete generic types through their accessors instead of demangling their names at
+# first use, which looked up each generic requirement's conformance: a fresh probe runs a fifth fewer instructions
+# (docs/performance.md, Footprint and start-up). Benchmarks/run.sh builds with these flags too (`make release-flags`).
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath \
-	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
+	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 
 VERSION := $(shell sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/NetVigilAgent/NetVigilVersion.swift)
 BINDIR := $(PREFIX)/bin
@@ -42,7 +46,7 @@ APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus pro
 # Test tools from PyPI: mitmproxy's mitmdump, the TLS-intercepting proxy of the proxy tests.
 PIP_TEST := mitmproxy
 
-.PHONY: all deps test-deps build release run test bench clean install install-files generated deb deb-check debug-symbols
+.PHONY: all deps test-deps build release release-flags run test bench clean install install-files generated deb deb-check debug-symbols
 
 all: build
 
@@ -86,6 +90,10 @@ build: deps
 
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product netvigil
+
+# Prints the release build's flags, for scripts that build the same binary (Benchmarks/run.sh).
+release-flags:
+	@echo '$(RELEASE_FLAGS)'
 
 run: release
 	exec .build/release/netvigil run $(if $(CONFIG),--config $(CONFIG))

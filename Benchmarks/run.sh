@@ -6,12 +6,11 @@ cd "$(dirname "$0")/.."
 what=${1:-all}
 # SCRATCH_PATH: a separate build directory (so a benchmark build does not hold .build's lock).
 scratch=${SCRATCH_PATH:-.build}
-# The flags of `make release`/`make deb` (RELEASE_FLAGS: static Swift runtime, a section per function for the
-# link's function order): the benchmarks measure the binary that ships.
+# The flags of `make release`/`make deb` (the Makefile's RELEASE_FLAGS): the benchmarks measure the binary that ships.
 release() {
   [ -n "${NO_BUILD:-}" ] && return 0
-  swift build -c release --static-swift-stdlib --disable-local-rpath \
-    -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections --scratch-path "$scratch" "$@" >/dev/null
+  # shellcheck disable=SC2046 # the flags are words
+  swift build $(make -s --no-print-directory release-flags) --scratch-path "$scratch" "$@" >/dev/null
 }
 bin=$scratch/release
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB"
