@@ -11,7 +11,8 @@
 # Usage: bash deploy/linker/generate-order.sh   (SCRATCH_PATH=.build-release NO_BUILD=1 as for Benchmarks/run.sh;
 #        STARTUP_SECONDS, default 75; CYCLE_SECONDS, default 120; OCCASIONAL_SECONDS, default 60; ORDER_PORT, default
 #        18620, and the three ports above it). Needs valgrind and nginx; takes about 6 minutes.
-# Then relink (make release): the list only moves sections, so a stale name costs nothing but its place.
+# Then relink (make release; this script removes the linked binary, as swift build does not know the list is an input
+# of the link and would keep the old one): the list only moves sections, so a stale name costs nothing but its place.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -76,3 +77,6 @@ python3 deploy/linker/order_symbols.py "$profiled" deploy/linker/netvigil.order 
   "$dir/version.out" "$dir/probe.out" "$dir/status.out" "$dir/daemon.out.1" -- "$dir/daemon.out.2" -- "$dir/daemon.out.3"
 rm -rf "$scratch/symbol-order" && mkdir -p "$scratch/symbol-order"
 cp "$dir"/*.out* "$dir"/*.log "$scratch/symbol-order"/
+# swift build relinks only a missing or outdated product; the list is not one of its inputs.
+rm -f "$bin/netvigil"
+echo "removed $bin/netvigil: relink with make release (or run.sh) to place the functions in the new order"
