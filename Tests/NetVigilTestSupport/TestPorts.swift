@@ -35,7 +35,7 @@ enum TestPorts {
     }
 
     /// The kernel's ephemeral port range, `net.ipv4.ip_local_port_range` (Linux's default if it cannot be read).
-    static func ephemeralRange() -> ClosedRange<Int> {
+    private static func ephemeralRange() -> ClosedRange<Int> {
         let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
         let bounds = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         guard bounds.count == 2, bounds[0] <= bounds[1] else { return 32_768...60_999 }
