@@ -1,13 +1,21 @@
 import COpenSSL
 import NetVigilTrust
 
-/// OpenSSL's once-per-process set-up, done ahead of the first handshake.
+/// OpenSSL's once-per-process set-up.
 public enum OpenSSLPreparation {
-    /// Loads OpenSSL's configuration and default provider and fetches what a TLS client context needs (ciphers,
-    /// digests, groups, signature algorithms): the first `SSL_CTX_new` of a process pays for all of it, later ones
-    /// find it cached. `netvigil probe` runs this on its event loop while the main thread parses the arguments.
+    /// Keeps OpenSSL's global state until the process is gone: without this, the first initialisation registers
+    /// `OPENSSL_cleanup` with `atexit`, and a thread still inside OpenSSL when another calls `exit` (the warm-up of
+    /// `netvigil probe --bogus`, a daemon's probe during shutdown) crashes on the freed state. The release binary
+    /// did so in 3 of 300 runs of `probe --bogus` / `probe --help`. Call it before anything else uses OpenSSL.
+    public static func keepStateUntilExit() {
+        _ = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil)
+    }
+
+    /// Loads OpenSSL's configuration and default provider and makes the client context (`SSL_CTX`) for the default
+    /// TLS settings of a probe: the first `SSL_CTX_new` of a process fetches the ciphers, digests, groups and
+    /// signature algorithms, and the context is then cached, so a probe with those settings finds it made.
     public static func warmUp() {
         OpenSSLKeyMethods.prepare()
-        if let context = SSL_CTX_new(TLS_client_method()) { SSL_CTX_free(context) }
+        _ = try? OpenSSLClientContext.shared(for: TLSConfiguration(alpnProtocols: HTTPVersionPreference.auto.alpnProtocols))
     }
 }

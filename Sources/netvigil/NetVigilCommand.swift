@@ -27,6 +27,7 @@ struct NetVigilCommand: AsyncParsableCommand {
 
     /// Parses and runs; usage errors print one line (`netvigil: ...`) and exit 64, help and version print in full.
     static func main() async {
+        OpenSSLPreparation.keepStateUntilExit()
         // The daemon allocates from one malloc arena: with an arena per thread (NIO loops, Dispatch workers) its
         // idle heap measured ~1 MB more and grew at every retention pass (docs/performance.md, Footprint). Set before
         // the event-loop threads start, so that they share it too. Blocks of 1 MiB and more (a `/v1/status` document
