@@ -19,7 +19,7 @@ extension Certificate {
         var certificates: [Certificate] = []
         var body: String? = nil
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = trimmed(rawLine)
             if line == "-----BEGIN CERTIFICATE-----" {
                 body = ""
             } else if line == "-----END CERTIFICATE-----" {
@@ -41,6 +41,16 @@ extension Certificate {
         if body != nil { throw .invalidPEM(source) }
         guard !certificates.isEmpty else { throw .noCertificates(source) }
         return certificates
+    }
+
+    /// `line` without leading and trailing white space. The standard library's `Character.isWhitespace`, not
+    /// Foundation's `trimmingCharacters(in:)`: that builds a `CharacterSet` per call, and for the one line of
+    /// `netvigil probe --ca FILE` cost a fresh process 1.6 M instructions (docs/performance.md, start-up).
+    private static func trimmed(_ line: Substring) -> Substring {
+        guard let first = line.firstIndex(where: { !$0.isWhitespace }),
+              let last = line.lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return line[first...last]
     }
 
     /// Loads the certificates of one file (DER, PEM or PEM bundle).

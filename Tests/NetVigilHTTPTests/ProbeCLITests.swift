@@ -65,6 +65,22 @@ final class ProbeCLITests: XCTestCase {
         XCTAssertFalse((result.stdout + result.stderr).contains("hunter"))
     }
 
+    /// The phase lines keep their columns (`%-11s%9.3f ms`): the name padded to 11 characters, the time with three
+    /// decimals right-aligned in nine.
+    func testHumanOutputAlignsThePhaseTimings() throws {
+        let result = try netvigil(["probe", "https://localhost:\(nginx.tls13Port)/text", "--ca", pki.path("ca.crt"), "--no-system-roots"])
+        XCTAssertEqual(result.status, 0, result.stderr + result.stdout)
+        let phases = ["resolve", "connect", "tls", "processing", "transfer", "total"]
+        let lines = result.stdout.split(separator: "\n").filter { line in phases.contains { line.hasPrefix($0 + " ") } }
+        XCTAssertEqual(lines.map { String($0.prefix { $0 != " " }) }, phases, result.stdout)
+        let pattern = try NSRegularExpression(pattern: "^[a-z]+ +[0-9]+\\.[0-9]{3} ms$")
+        for line in lines.map(String.init) {
+            XCTAssertEqual(line.count, 23, line)
+            XCTAssertNotNil(pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)), line)
+            XCTAssertEqual(line.dropFirst(19).first?.isNumber, true, line)  // the time ends in column 20
+        }
+    }
+
     func testPinPrintsTheServedChainEvenWhenUntrusted() throws {
         let result = try netvigil(["pin", "https://localhost:\(nginx.tls13Port)"])
         XCTAssertEqual(result.status, 0, result.stderr)

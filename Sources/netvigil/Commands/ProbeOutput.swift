@@ -32,7 +32,7 @@ enum ProbeOutput {
         let total = max(result.timings.total ?? 1, 0.001)
         for (name, value) in phases {
             guard let value else { continue }
-            var line = name.padding(toLength: 11, withPad: " ", startingAt: 0) + String(format: "%9.3f ms", value)
+            var line = name + String(repeating: " ", count: max(0, 11 - name.count)) + milliseconds(value)
             if color && name != "total" {
                 line += "  " + String(repeating: "█", count: max(1, Int((value / total * 40).rounded())))
             }
@@ -54,5 +54,17 @@ enum ProbeOutput {
         }
         for failure in result.expectationFailures { lines.append("expectation failed: \(failure)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// `value` as `String(format: "%9.3f ms")` does it: three decimals, right-aligned in nine characters. Written out
+    /// because Foundation's formatter (its `CVarArg` boxing and locale) cost a fresh `netvigil probe` ~1.6 M
+    /// instructions at its first use, on the way to the output (docs/performance.md, start-up).
+    static func milliseconds(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return "\(value) ms" }
+        let thousandths = Int((abs(value) * 1_000).rounded())
+        let fraction = String(thousandths % 1_000)
+        let digits = (value < 0 && thousandths > 0 ? "-" : "") + String(thousandths / 1_000) + "."
+            + String(repeating: "0", count: 3 - fraction.count) + fraction
+        return String(repeating: " ", count: max(0, 9 - digits.count)) + digits + " ms"
     }
 }

@@ -14,22 +14,23 @@ enum CommandEventLoop {
     /// The group: one thread, started on first use and never shut down (it lives as long as the process).
     static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
-    /// Starts the loop and OpenSSL's set-up on it, to overlap with the main thread's argument parsing.
+    /// Starts the loop, and the probe's one-time set-up beside it, to overlap with the main thread's parsing.
     ///
-    /// A helper thread creates the group: `MultiThreadedEventLoopGroup.init` waits until its thread runs, ~1.1 ms
+    /// One helper thread creates the group: `MultiThreadedEventLoopGroup.init` waits until its thread runs, ~1.1 ms
     /// that the main thread would otherwise spend before parsing (docs/performance.md, Footprint and start-up).
-    /// `group` is a `static let`, so a use on another thread waits for that initialisation to finish.
+    /// `group` is a `static let`, so a use on another thread waits for that initialisation to finish. Another runs
+    /// `ProbeWarmUp.run`: off the loop, so that the probe starts on the loop as soon as the arguments are
+    /// parsed, and whatever of the set-up is left then runs on the second core beside it.
     static func prepare() {
+        start { _ in _ = CommandEventLoop.group.next(); return nil }
+        start { _ in ProbeWarmUp.run(); return nil }
+    }
+
+    /// Starts a detached thread for `body`; if the thread cannot be created, nothing is lost but time (the group
+    /// is created on first use, and the set-up happens as the probe needs it).
+    private static func start(_ body: @escaping @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?) {
         var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { _ in
-            CommandEventLoop.group.next().execute { OpenSSLPreparation.warmUp() }
-            return nil
-        }, nil)
-        if created == 0 {
-            pthread_detach(thread)
-        } else {
-            group.next().execute { OpenSSLPreparation.warmUp() }
-        }
+        if pthread_create(&thread, nil, body, nil) == 0 { pthread_detach(thread) }
     }
 
     /// Runs `body` with the loop as the task executor it and its child tasks prefer. Called from the main task,

@@ -1,0 +1,34 @@
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+
+/// The one-time work of a process's first probe that does not need the probe's arguments, done ahead of it.
+///
+/// `netvigil probe` runs this on a thread of its own while the main thread parses the arguments, so that the probe,
+/// which starts on the event loop once they are parsed, finds it done (docs/performance.md, start-up).
+public enum ProbeWarmUp {
+    /// OpenSSL's set-up and default client context, then the conformance look-ups of the pipeline's handlers.
+    public static func run() {
+        OpenSSLPreparation.warmUp()
+        for handler in handlerTypes { lookUpConformances(of: handler) }
+    }
+
+    /// The handlers a probe's pipeline holds: TLS, the HTTP/1 codec and header check, HTTP/2, the collector.
+    static var handlerTypes: [any ChannelHandler.Type] {
+        [
+            OpenSSLTLSHandler.self, ResponseCollector.self, HTTPRequestEncoder.self,
+            ByteToMessageHandler<HTTPResponseDecoder>.self, NIOHTTPRequestHeadersValidator.self,
+            NIOHTTP2Handler.self, HTTP2ProbeStreamCodec.self,
+        ]
+    }
+
+    /// Makes the Swift runtime find and cache whether `handler` is an inbound and an outbound handler: the two casts
+    /// `ChannelHandlerContext.init` makes for every handler added to a pipeline. A first look-up of a type scans all
+    /// ~10,300 conformance records of the binary; for the handlers above that was 7 M instructions of a fresh probe.
+    /// Not optimised, so that the compiler, which can tell the answers from the types, keeps the casts.
+    @_optimize(none)
+    static func lookUpConformances(of handler: any ChannelHandler.Type) {
+        _ = handler as? any _ChannelInboundHandler.Type
+        _ = handler as? any _ChannelOutboundHandler.Type
+    }
+}
