@@ -44,6 +44,9 @@ final class SymbolOrderingFileTests: XCTestCase {
             int cycleRare(int x) { return x - 9; }
             int occasionalOnly(int x) { return x << 1; }
             int neverRun(int x) { return x ^ 5; }
+            __attribute__((used)) const int plainConstant = 1;
+            __attribute__((used)) const int $s3hot1BVAA1PAAMc = 2;
+            __attribute__((used)) const int $s3hot1AVAA1PAAMc = 3;
             int main(int argc, char **argv) {
                 return startupOnly(argc) + startupAndOccasional(argc) + bothRare(argc) + bothHot(argc) + cycleHot(argc)
                     + cycleRare(argc) + occasionalOnly(argc) + neverRun(argc);
@@ -126,8 +129,10 @@ final class SymbolOrderingFileTests: XCTestCase {
         let written = try String(contentsOfFile: order, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
         // Start-up only, start-up and occasional, start-up and cycle (least called first), cycle only (most called
         // first: cycleHot's 400 calls next to bothHot's 250), occasional only.
+        // Then the Swift protocol conformance descriptors ($s...Mc), by name.
         let expected = ["main", "startupOnly", "startupAndOccasional", "bothRare", "bothHot", "cycleHot", "cycleRare", "occasionalOnly"]
-        XCTAssertEqual(written.map(String.init), expected)
+        let descriptors = ["$s3hot1AVAA1PAAMc", "$s3hot1BVAA1PAAMc"]
+        XCTAssertEqual(written.map(String.init), expected + descriptors)
 
         // lld reads it without a warning and places the functions in that order, ahead of the one that never ran.
         let ordered = directory.path("hot-ordered")
@@ -141,12 +146,15 @@ final class SymbolOrderingFileTests: XCTestCase {
         }
         let placed = try (expected + ["neverRun"]).map { try XCTUnwrap(address[$0], $0) }
         XCTAssertEqual(placed, placed.sorted(), "addresses in the order \(expected + ["neverRun"])")
+        let constants = try (descriptors + ["plainConstant"]).map { try XCTUnwrap(address[$0], $0) }
+        XCTAssertEqual(constants, constants.sorted(), "addresses in the order \(descriptors + ["plainConstant"])")
     }
 
-    /// Compiles `source` with one section per function and links it with lld; returns the compiler's stderr.
+    /// Compiles `source` with one section per function and per constant and links it with lld; returns the
+    /// compiler's stderr.
     @discardableResult
     private func link(_ source: String, into output: String, extra: [String] = []) throws -> String {
-        let result = try ProcessRunner.run(["-O1", "-ffunction-sections", "-fuse-ld=lld", "-o", output, source] + extra,
+        let result = try ProcessRunner.run(["-O1", "-ffunction-sections", "-fdata-sections", "-fuse-ld=lld", "-o", output, source] + extra,
                                            executable: clang, timeout: 120)
         XCTAssertEqual(result.status, 0, result.stderr)
         return result.stderr
