@@ -44,8 +44,8 @@ extension Certificate {
     }
 
     /// `line` without leading and trailing white space. The standard library's `Character.isWhitespace`, not
-    /// Foundation's `trimmingCharacters(in:)`: that builds a `CharacterSet` per call, and for the one line of
-    /// `netvigil probe --ca FILE` cost a fresh process 1.6 M instructions (docs/performance.md, start-up).
+    /// Foundation's `trimmingCharacters(in:)`: that builds a `CharacterSet` per call, and for the dozen lines of a
+    /// one-certificate `netvigil probe --ca FILE` cost a fresh process 1.6 M instructions (docs/performance.md, start-up).
     private static func trimmed(_ line: Substring) -> Substring {
         guard let first = line.firstIndex(where: { !$0.isWhitespace }),
               let last = line.lastIndex(where: { !$0.isWhitespace })
