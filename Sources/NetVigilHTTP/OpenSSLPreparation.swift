@@ -1,5 +1,4 @@
 import COpenSSL
-import NetVigilTrust
 
 /// OpenSSL's once-per-process set-up.
 public enum OpenSSLPreparation {
@@ -15,7 +14,6 @@ public enum OpenSSLPreparation {
     /// TLS settings of a probe: the first `SSL_CTX_new` of a process fetches the ciphers, digests, groups and
     /// signature algorithms, and the context is then cached, so a probe with those settings finds it made.
     public static func warmUp() {
-        OpenSSLKeyMethods.prepare()
         _ = try? OpenSSLClientContext.shared(for: TLSConfiguration(alpnProtocols: HTTPVersionPreference.auto.alpnProtocols))
     }
 }

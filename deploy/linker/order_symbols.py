@@ -70,26 +70,28 @@ def _compressed(text, table):
     return table.get(key, "")
 
 
+def _symbols(command, types):
+    """The names `command` (an nm listing) gives symbols of one of `types` (nm's type letters), without @version."""
+    listing = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    return {fields[2].split("@")[0] for fields in (line.split(None, 2) for line in listing.splitlines())
+            if len(fields) == 3 and fields[1] in types}
+
+
 def defined_code(binary):
     """The names of the functions `binary` defines (nm: text symbols) and no shared library it loads defines
     (a name such as __udivti3 resolves to libgcc_s at link time, which lld cannot order), so that callgrind's own
     names ("(below main)") stay out of the list too."""
-    def names(*command):
-        listing = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-        return {fields[2].split("@")[0] for fields in (line.split(None, 2) for line in listing.splitlines())
-                if len(fields) == 3 and fields[1] in "TtWwi"}
-    code = names("nm", "--defined-only", binary)
+    code = _symbols(["nm", "--defined-only", binary], "TtWwi")
     libraries = re.findall(r"=> (/\S+)", subprocess.run(["ldd", binary], capture_output=True, text=True).stdout)
     for library in libraries:
-        code -= names("nm", "-D", "--defined-only", library)
+        code -= _symbols(["nm", "-D", "--defined-only", library], "TtWwi")
     return code
 
 
 def conformance_descriptors(binary):
     """The Swift protocol conformance descriptors `binary` defines (data symbols $s...Mc), sorted by name."""
-    listing = subprocess.run(["nm", "--defined-only", binary], check=True, capture_output=True, text=True).stdout
-    return sorted({fields[2] for fields in (line.split(None, 2) for line in listing.splitlines())
-                   if len(fields) == 3 and fields[1] in "DdRr" and fields[2].startswith("$s") and fields[2].endswith("Mc")})
+    data = _symbols(["nm", "--defined-only", binary], "DdRr")
+    return sorted(name for name in data if name.startswith("$s") and name.endswith("Mc"))
 
 
 def main(arguments):

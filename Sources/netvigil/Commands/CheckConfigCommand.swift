@@ -6,6 +6,7 @@ import NetVigilTrust
 struct CheckConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-config",
+        _superCommandName: "netvigil",
         abstract: "Validate a configuration file and print a summary.",
         discussion: """
             Warnings and notes follow each target: a policy without a backup pin, a client key its group or others \

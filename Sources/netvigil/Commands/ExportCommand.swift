@@ -8,6 +8,7 @@ import NetVigilStore
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
+        _superCommandName: "netvigil",
         abstract: "Export history (probes, reachability events, alerts) as JSON or NDJSON.",
         discussion: """
             TIME is RFC 3339 (2026-11-22T10:00:00Z) or relative to now (-24h, -30m, -7d, now).
@@ -18,7 +19,7 @@ struct ExportCommand: AsyncParsableCommand {
             output error).
             """)
 
-    enum KindOption: String, ExpressibleByArgument, CaseIterable {
+    enum KindOption: String, RawValueArgument {
         case probes, reachability, alerts, all
 
         /// The plural names, and the singular ones (`probe`, `alert`) as export rows name their kind.

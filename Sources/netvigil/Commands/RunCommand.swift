@@ -16,6 +16,7 @@ struct RunCommand: AsyncParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "run",
+        _superCommandName: "netvigil",
         abstract: "Run the monitoring daemon (stops on SIGTERM or SIGINT within 5 s, reloads on SIGHUP).",
         discussion: """
             GET /healthz on the feed answers 200 while the daemon is live and 503 with the reasons when a due probe \

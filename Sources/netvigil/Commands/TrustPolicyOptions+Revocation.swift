@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import NetVigilTrust
 
-extension RevocationPolicy.Mode: ExpressibleByArgument {}
+extension RevocationPolicy.Mode: RawValueArgument {}
 
 extension TrustPolicyOptions {
     /// `--revocation` and `--crl` (a missing file exits 66, a file that is no CRL 65).

@@ -4,7 +4,7 @@ import NetVigilTrust
 
 /// The TLS policy flags of `netvigil trust evaluate`, for commands that connect (`probe`).
 struct TrustPolicyOptions: ParsableArguments {
-    enum PinningOption: String, ExpressibleByArgument, CaseIterable {
+    enum PinningOption: String, RawValueArgument {
         case none, certificate, publicKey
     }
 
@@ -98,4 +98,4 @@ struct TrustPolicyOptions: ParsableArguments {
     }
 }
 
-extension ValidationProfile: ExpressibleByArgument {}
+extension ValidationProfile: RawValueArgument {}

@@ -20,10 +20,11 @@ enum CommandEventLoop {
     /// that the main thread would otherwise spend before parsing (docs/performance.md, Footprint and start-up).
     /// `group` is a `static let`, so a use on another thread waits for that initialisation to finish. Another runs
     /// `ProbeWarmUp.run`: off the loop, so that the probe starts on the loop as soon as the arguments are
-    /// parsed, and whatever of the set-up is left then runs on the second core beside it.
+    /// parsed, and whatever of the set-up is left then runs on the second core beside it; then it makes the
+    /// conformance look-ups the parse would make last (`ProbeCommand.lookUpConformances`).
     static func prepare() {
         start { _ in _ = CommandEventLoop.group.next(); return nil }
-        start { _ in ProbeWarmUp.run(); return nil }
+        start { _ in ProbeWarmUp.run(); ProbeCommand.lookUpConformances(); return nil }
     }
 
     /// Starts a detached thread for `body`; if the thread cannot be created, nothing is lost but time (the group

@@ -1,0 +1,66 @@
+import Foundation
+import NetVigilTestSupport
+import XCTest
+
+/// `netvigil CMD ARGS` is parsed with CMD as the root (`NetVigilCommand.parseCommand`), and again from `netvigil`
+/// for whatever CMD does not accept alone. These check that help, `--version`, completion scripts and usage errors
+/// still read as they do from the root: parsed from CMD alone, help says `USAGE: probe` and lists no `--version`.
+final class CommandParsingTests: XCTestCase {
+    /// The top-level commands without subcommands of their own.
+    private let commands = ["probe", "version", "run", "check-config", "export", "status", "reachability", "pin"]
+
+    func testHelpAfterACommandIsTheRootsHelpForIt() throws {
+        for command in commands {
+            let help = try ProcessRunner.run([command, "--help"])
+            XCTAssertEqual(help.status, 0, "\(command) --help: \(help.stderr)")
+            XCTAssertTrue(help.stdout.contains("USAGE: netvigil \(command)"), "\(command) --help:\n\(help.stdout)")
+            XCTAssertTrue(help.stdout.contains("--version"), "\(command) --help lists no --version:\n\(help.stdout)")
+            let viaHelp = try ProcessRunner.run(["help", command])
+            XCTAssertEqual(help.stdout, viaHelp.stdout, "\(command) --help differs from help \(command)")
+        }
+    }
+
+    func testEnumeratedOptionValuesAreListedInHelp() throws {
+        let probe = try ProcessRunner.run(["probe", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        XCTAssertTrue(probe.contains("(values: none, certificate, publicKey)"), probe)
+        XCTAssertTrue(probe.contains("(values: webpki, rfc5280)"), probe)
+        XCTAssertTrue(probe.contains("(values: off, soft, hard)"), probe)
+        let export = try ProcessRunner.run(["export", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        XCTAssertTrue(export.contains("(values: probes, reachability, alerts, all; default: all)"), export)
+    }
+
+    func testVersionFlagAfterACommandPrintsTheVersion() throws {
+        let version = try ProcessRunner.run(["version"])
+        XCTAssertEqual(version.status, 0)
+        for command in ["probe", "status", "version"] {
+            let result = try ProcessRunner.run([command, "--version"])
+            XCTAssertEqual(result.status, 0, "\(command) --version: \(result.stderr)")
+            XCTAssertEqual(result.stdout, version.stdout, "\(command) --version")
+        }
+    }
+
+    func testCompletionScriptRequestAfterACommandIsTheRootsScript() throws {
+        let root = try ProcessRunner.run(["--generate-completion-script", "bash"])
+        XCTAssertEqual(root.status, 0)
+        XCTAssertTrue(root.stdout.contains("netvigil"), root.stdout)
+        let afterProbe = try ProcessRunner.run(["probe", "--generate-completion-script", "bash"])
+        XCTAssertEqual(afterProbe.status, 0, afterProbe.stderr)
+        XCTAssertEqual(afterProbe.stdout, root.stdout)
+    }
+
+    func testUsageErrorsAfterACommandAreOneLineFromTheRoot() throws {
+        let cases: [([String], String)] = [
+            (["probe", "--bogus"], "netvigil: Unknown option '--bogus' (see netvigil --help)"),
+            (["probe", "https://a", "https://b"], "netvigil: Unexpected argument 'https://b' (see netvigil --help)"),
+            (["probe", "--timeout"], "netvigil: Missing value for '--timeout <timeout>' (see netvigil --help)"),
+            (["version", "extra"], "netvigil: Unexpected argument 'extra' (see netvigil --help)"),
+            (["status", "--bogus"], "netvigil: Unknown option '--bogus' (see netvigil --help)"),
+        ]
+        for (arguments, line) in cases {
+            let result = try ProcessRunner.run(arguments)
+            XCTAssertEqual(result.status, 64, "\(arguments)")
+            XCTAssertEqual(result.stderr, line + "\n", "\(arguments)")
+            XCTAssertEqual(result.stdout, "", "\(arguments)")
+        }
+    }
+}
