@@ -63,11 +63,11 @@ struct NetVigilCommand: AsyncParsableCommand {
 
     /// The arguments, parsed with the command they name as the root when it has no subcommands of its own (all but
     /// `trust`). Reached from `netvigil`, ArgumentParser builds that command's argument set (a `Mirror` of it and of
-    /// its option groups) four times instead of once and first checks for `--generate-completion-script`; a fresh
-    /// `netvigil probe` measured ~2 ms slower for it (docs/performance.md, Start-up). The commands name `netvigil` as
-    /// their `_superCommandName`, which spares their own parse that check. Whatever a command does not accept alone
-    /// (help, `--version`, completion scripts, every usage error) is parsed again from the root, so that it reads
-    /// exactly as before.
+    /// its option groups) several times instead of once and first checks for `--generate-completion-script`; a
+    /// fresh `netvigil probe` measured ~2 ms slower for it (docs/performance.md, Footprint and start-up). The
+    /// commands name `netvigil` as their `_superCommandName`, which spares their own parse that check. Whatever a
+    /// command does not accept alone (help, `--version`, completion scripts, every usage error) is parsed again from
+    /// the root, so that it reads exactly as before.
     static func parseCommand(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) throws -> any ParsableCommand {
         if let name = arguments.first,
            let leaf = configuration.subcommands.first(where: { $0._commandName == name && $0.configuration.subcommands.isEmpty }),
