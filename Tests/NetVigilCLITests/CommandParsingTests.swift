@@ -21,12 +21,17 @@ final class CommandParsingTests: XCTestCase {
     }
 
     func testEnumeratedOptionValuesAreListedInHelp() throws {
-        let probe = try ProcessRunner.run(["probe", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let probe = try helpText(["probe", "--help"])
         XCTAssertTrue(probe.contains("(values: none, certificate, publicKey)"), probe)
         XCTAssertTrue(probe.contains("(values: webpki, rfc5280)"), probe)
         XCTAssertTrue(probe.contains("(values: off, soft, hard)"), probe)
-        let export = try ProcessRunner.run(["export", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let export = try helpText(["export", "--help"])
         XCTAssertTrue(export.contains("(values: probes, reachability, alerts, all; default: all)"), export)
+    }
+
+    /// The output of `arguments` with every run of white space made one space, so that wrapped lines read whole.
+    private func helpText(_ arguments: [String]) throws -> String {
+        try ProcessRunner.run(arguments).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     func testVersionFlagAfterACommandPrintsTheVersion() throws {
