@@ -54,8 +54,9 @@ let store = try Store.open(path: database)
 let writer = StoreWriter(store: store, logger: logger)
 let states = TargetStates()
 let pipeline = ProbePipeline(prober: HTTPProber(), writer: writer, states: states, events: EventHub(), logger: logger)
+// Every start of the run in the quantiles, not only the newest 10,000 that the daemon keeps for /metrics.
 let scheduler = ProbeScheduler(targets: configuration.targets.targets, concurrency: concurrency, pipeline: pipeline,
-                               logger: logger)
+                               logger: logger, latenessSamples: 1_000_000)
 
 let writerTask = Task { try await writer.run() }
 let schedulerTask = Task { try await scheduler.run() }

@@ -41,7 +41,7 @@ public final class ProbeScheduler: Service, Sendable {
     private let semaphore: AsyncSemaphore
     private let logger: Logger
     /// Punctuality figures (also used by the benchmark).
-    public let statistics = SchedulerStatistics()
+    public let statistics: SchedulerStatistics
     private let state: Mutex<State>
     /// Wakes `run`'s loop when an earlier tick was scheduled or the scheduler shuts down.
     private let loopWaker = Waker()
@@ -53,8 +53,13 @@ public final class ProbeScheduler: Service, Sendable {
     ///   - concurrency: probes running at once across all targets.
     ///   - maximumSpread: first ticks are spread over at least `min(interval, maximumSpread)`.
     ///   - maximumStartRate: first ticks per second the spread is widened (up to the interval) to stay under.
+    ///   - latenessSamples: how many recent start latenesses `statistics` keeps. The default is what `/metrics`
+    ///     reads (`AgentMetrics.latenessWindow`): kept to 100,000, the ring grew the idle daemon's heap for 17 hours
+    ///     at 100 targets a minute, up to 1 MB (docs/performance.md, Footprint and start-up).
     public init(targets: [ProbeTarget], concurrency: Int, pipeline: ProbePipeline, logger: Logger,
-                maximumSpread: Duration = .seconds(10), maximumStartRate: Double = 100) {
+                maximumSpread: Duration = .seconds(10), maximumStartRate: Double = 100,
+                latenessSamples: Int = AgentMetrics.latenessWindow) {
+        self.statistics = SchedulerStatistics(capacity: latenessSamples)
         self.pipeline = pipeline
         self.semaphore = AsyncSemaphore(value: max(1, concurrency))
         self.logger = logger

@@ -35,6 +35,8 @@ public final class SchedulerStatistics: Sendable {
 
     /// Probes started so far.
     public var probesStarted: Int { state.withLock { $0.started } }
+    /// The lateness samples kept (at most `capacity`).
+    var storedSampleCount: Int { state.withLock { $0.lateness.count } }
     /// Ticks dropped because the previous probe of the target was still running.
     public var skippedTicks: Int { state.withLock { $0.skippedTicks } }
 

@@ -72,6 +72,16 @@ final class ProbeSchedulerTests: XCTestCase {
         XCTAssertEqual(record.outcome, .ok)
     }
 
+    /// The daemon keeps the start latenesses `/metrics` reads and no more: a ring of 100,000 grew an idle daemon's
+    /// heap for hours (heaptrack, docs/performance.md).
+    func testLatenessSamplesAreBoundedByTheMetricsWindow() throws {
+        let scheduler = makeScheduler(try targets([("a", "1s", 0)]), concurrency: 1)
+        XCTAssertEqual(scheduler.statistics.capacity, AgentMetrics.latenessWindow)
+        for _ in 0..<(AgentMetrics.latenessWindow + 500) { scheduler.statistics.probeStarted(latenessSeconds: 0.001) }
+        XCTAssertEqual(scheduler.statistics.probesStarted, AgentMetrics.latenessWindow + 500)
+        XCTAssertEqual(scheduler.statistics.storedSampleCount, AgentMetrics.latenessWindow)
+    }
+
     func testGlobalConcurrencyIsBounded() async throws {
         let list = try targets((0..<8).map { ("t\($0)", "200ms", 400) })
         let scheduler = makeScheduler(list, concurrency: 3)
