@@ -56,7 +56,7 @@ let states = TargetStates()
 let pipeline = ProbePipeline(prober: HTTPProber(), writer: writer, states: states, events: EventHub(), logger: logger)
 // Every start of the run in the quantiles, not only the newest 10,000 that the daemon keeps for /metrics.
 let scheduler = ProbeScheduler(targets: configuration.targets.targets, concurrency: concurrency, pipeline: pipeline,
-                               logger: logger, latenessSamples: 1_000_000)
+                               logger: logger, statistics: SchedulerStatistics(capacity: 1_000_000))
 
 let writerTask = Task { try await writer.run() }
 let schedulerTask = Task { try await scheduler.run() }

@@ -53,13 +53,11 @@ public final class ProbeScheduler: Service, Sendable {
     ///   - concurrency: probes running at once across all targets.
     ///   - maximumSpread: first ticks are spread over at least `min(interval, maximumSpread)`.
     ///   - maximumStartRate: first ticks per second the spread is widened (up to the interval) to stay under.
-    ///   - latenessSamples: how many recent start latenesses `statistics` keeps. The default is what `/metrics`
-    ///     reads (`AgentMetrics.latenessWindow`): kept to 100,000, the ring grew the idle daemon's heap for 17 hours
-    ///     at 100 targets a minute, up to 1 MB (docs/performance.md, Footprint and start-up).
+    ///   - statistics: where start lateness and skipped ticks are counted (the benchmark keeps more samples).
     public init(targets: [ProbeTarget], concurrency: Int, pipeline: ProbePipeline, logger: Logger,
                 maximumSpread: Duration = .seconds(10), maximumStartRate: Double = 100,
-                latenessSamples: Int = AgentMetrics.latenessWindow) {
-        self.statistics = SchedulerStatistics(capacity: latenessSamples)
+                statistics: SchedulerStatistics = SchedulerStatistics()) {
+        self.statistics = statistics
         self.pipeline = pipeline
         self.semaphore = AsyncSemaphore(value: max(1, concurrency))
         self.logger = logger

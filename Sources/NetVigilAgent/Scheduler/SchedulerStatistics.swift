@@ -13,7 +13,10 @@ public final class SchedulerStatistics: Sendable {
     public let capacity: Int
     private let state = Mutex(State())
 
-    public init(capacity: Int = 100_000) {
+    /// - Parameter capacity: the default is what `/metrics` reads (`AgentMetrics.latenessWindow`). Kept to 100,000,
+    ///   the ring grew an idle daemon's heap for 17 hours at 100 starts a minute, up to 1 MB (docs/performance.md,
+    ///   Footprint and start-up).
+    public init(capacity: Int = AgentMetrics.latenessWindow) {
         self.capacity = capacity
     }
 
