@@ -65,13 +65,14 @@ extension Certificate {
             throw .unreadable(path: path, reason: "no such file")
         }
         guard !isDirectory.boolValue else { throw .unreadable(path: path, reason: "is a directory, expected a certificate file") }
-        let data: Data
+        // Read by path: making the `URL` first cost a fresh `netvigil probe --ca FILE` 0.3 ms (docs/performance.md,
+        // start-up). Only a failed read goes through `Data(contentsOf:)`, for the reason it gives.
+        if let data = FileManager.default.contents(atPath: path) { return data }
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw .unreadable(path: path, reason: "cannot be read (\(Self.reason(error)))")
         }
-        return data
     }
 
     /// Loads certificates from files and directories; a directory contributes its `.cer`, `.der`, `.crt` and

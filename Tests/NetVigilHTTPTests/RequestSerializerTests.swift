@@ -74,6 +74,14 @@ final class RequestSerializerTests: XCTestCase {
     func testBasicAuthAndBadInput() {
         XCTAssertEqual(RequestSerializer.basicAuthorization(user: "Aladdin", password: "open sesame"), "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
         XCTAssertThrowsError(try RequestSerializer().request(method: .GET, url: "ftp://example.test/"))
+        for url in ["https:///path", "http://", "http://:8080/"] {
+            XCTAssertThrowsError(try RequestSerializer().request(method: .GET, url: url), url) { error in
+                XCTAssertEqual(error as? RequestSerializationError, .invalidURL(url))
+            }
+        }
+        // An internationalised host is accepted as written (punycode) and kept in the request's URL.
+        XCTAssertEqual(try RequestSerializer().request(method: .GET, url: "https://xn--bcher-kva.example/").url.absoluteString,
+                       "https://xn--bcher-kva.example/")
         XCTAssertThrowsError(try RequestSerializer().request(method: .GET, url: "https://example.test/", headers: [("X", "a\r\nB: c")]))
     }
 

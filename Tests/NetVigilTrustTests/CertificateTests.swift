@@ -121,6 +121,18 @@ final class CertificateTests: XCTestCase {
         }
     }
 
+    /// A file that exists but cannot be read (even by root: reading a process's memory at address 0 fails with EIO)
+    /// is reported with the reason the read gave, not as a file with no certificates.
+    func testUnreadableFileNamesTheReason() {
+        XCTAssertThrowsError(try Certificate.load(contentsOf: "/proc/self/mem")) { error in
+            guard case .unreadable(let path, let reason)? = error as? CertificateError else {
+                return XCTFail("want unreadable, got \(error)")
+            }
+            XCTAssertEqual(path, "/proc/self/mem")
+            XCTAssertTrue(reason.hasPrefix("cannot be read ("), reason)
+        }
+    }
+
     func testPinParsing() throws {
         let pin = pki.leafRSA.spkiPin
         XCTAssertEqual(try SPKIPin(parsing: pin.description), pin)

@@ -1,18 +1,25 @@
 import ArgumentParser
 
 extension ProbeCommand {
-    /// Makes the Swift runtime find and cache the conformances that ArgumentParser asks about last, when it checks
-    /// the parsed values for `--help` and `--version`: whether the probe and each of its option groups is a command.
-    /// Each first look-up scans all ~10,300 conformance records of the binary. Run on the warm-up thread once its
-    /// set-up is done, beside the end of the parse (`CommandEventLoop.prepare`); a group missing here is only
-    /// looked up by the parse itself. Not optimised, so that the compiler keeps the casts it can answer itself.
+    /// Makes the Swift runtime find and cache the conformances ArgumentParser looks up for the probe's option
+    /// groups, in the order the parse reaches them: whether each is `ParsableArguments` (checked when the type of
+    /// its `OptionGroup` is made from its mangled name) and has a custom mirror (`Mirror(reflecting:)`), then, as
+    /// the parse does last, whether each is a command (the check for `--help` and `--version`). Each first look-up
+    /// scans all ~10,300 conformance records of the binary. The warm-up thread runs this first, while the main
+    /// thread parses (`CommandEventLoop.prepare`): it gets to each group before the parse, which then finds the
+    /// answer cached; one the parse reaches first is made there, as before. Not optimised, so that the compiler,
+    /// which can tell the answers from the types, keeps the casts.
     @_optimize(none)
     static func lookUpConformances() {
-        let types: [any ParsableArguments.Type] = [
-            SourceOptions.self, AddressOptions.self, ProxyOptions.self, ClientCertificateOptions.self,
-            TrustPolicyOptions.self, ConfiguredTargetOptions.self, ProbeCommand.self,
+        let groups: [any ParsableArguments.Type] = [
+            ConfiguredTargetOptions.self, TrustPolicyOptions.self, ClientCertificateOptions.self, ProxyOptions.self,
+            AddressOptions.self, SourceOptions.self,
         ]
-        for type in types {
+        for group in groups {
+            _ = (group as Any.Type) as? any ParsableArguments.Type
+            _ = (group as Any.Type) as? any CustomReflectable.Type
+        }
+        for type in groups + [ProbeCommand.self] {
             _ = (type as Any.Type) as? any ParsableCommand.Type
         }
     }
