@@ -35,7 +35,7 @@ extension Certificate {
                 body = nil
             } else if body != nil {
                 if line.contains(":") { continue }  // RFC 1421 headers
-                body! += line
+                body! += String(line)  // appending the Substring itself is generic: a conformance scan, 0.2 ms
             }
         }
         if body != nil { throw .invalidPEM(source) }
