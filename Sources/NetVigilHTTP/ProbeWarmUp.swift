@@ -1,4 +1,5 @@
 import NIOCore
+import NIOEmbedded
 import NIOHTTP1
 import NIOHTTP2
 
@@ -7,10 +8,22 @@ import NIOHTTP2
 /// `netvigil probe` runs this on a thread of its own while the main thread parses the arguments, so that the probe,
 /// which starts on the event loop once they are parsed, finds it done (docs/performance.md, start-up).
 public enum ProbeWarmUp {
-    /// OpenSSL's set-up and default client context, then the conformance look-ups of the pipeline's handlers.
+    /// OpenSSL's set-up and default client context, a pipeline's first set-up, then the conformance look-ups of the
+    /// pipeline's handlers.
     public static func run() {
         OpenSSLPreparation.warmUp()
+        makePipeline()
         for handler in handlerTypes { lookUpConformances(of: handler) }
+    }
+
+    /// Builds a pipeline with the HTTP/1 client handlers on an in-memory channel and closes it: the first pipeline of
+    /// a process checks its head and tail handlers' conformances (four scans of the records), the handlers' types are
+    /// made, and the response decoder's check for a write-observing decoder is cached, so that the probe's connection
+    /// and its handlers added after the handshake find them done (docs/performance.md, start-up).
+    static func makePipeline() {
+        let channel = EmbeddedChannel()
+        try? channel.pipeline.syncOperations.addHTTPClientHandlers()
+        _ = try? channel.finish()
     }
 
     /// The handlers a probe's pipeline holds: TLS, the HTTP/1 codec and header check, HTTP/2, the collector.
