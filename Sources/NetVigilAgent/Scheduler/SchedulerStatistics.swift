@@ -15,9 +15,11 @@ public final class SchedulerStatistics: Sendable {
 
     /// - Parameter capacity: the default is what `/metrics` reads (`AgentMetrics.latenessWindow`). Kept to 100,000,
     ///   the ring grew an idle daemon's heap for 17 hours at 100 starts a minute, up to 1 MB (docs/performance.md,
-    ///   Footprint and start-up).
+    ///   Footprint and start-up). Its storage is reserved here: grown by appending, the 80 KB ring of the default
+    ///   was reallocated as it filled, for the first 100 minutes of an idle daemon (heaptrack).
     public init(capacity: Int = AgentMetrics.latenessWindow) {
         self.capacity = capacity
+        state.withLock { $0.lateness.reserveCapacity(capacity) }
     }
 
     func probeStarted(latenessSeconds: Double) {
@@ -40,6 +42,8 @@ public final class SchedulerStatistics: Sendable {
     public var probesStarted: Int { state.withLock { $0.started } }
     /// The lateness samples kept (at most `capacity`).
     var storedSampleCount: Int { state.withLock { $0.lateness.count } }
+    /// How many samples the ring's storage holds without growing.
+    var reservedSampleCount: Int { state.withLock { $0.lateness.capacity } }
     /// Ticks dropped because the previous probe of the target was still running.
     public var skippedTicks: Int { state.withLock { $0.skippedTicks } }
 

@@ -77,9 +77,13 @@ final class ProbeSchedulerTests: XCTestCase {
     func testLatenessSamplesAreBoundedByTheMetricsWindow() throws {
         let scheduler = makeScheduler(try targets([("a", "1s", 0)]), concurrency: 1)
         XCTAssertEqual(scheduler.statistics.capacity, AgentMetrics.latenessWindow)
+        // The ring's storage is there from the start: filling it never reallocates (an idle daemon's heap stays flat).
+        let reserved = scheduler.statistics.reservedSampleCount
+        XCTAssertGreaterThanOrEqual(reserved, AgentMetrics.latenessWindow)
         for _ in 0..<(AgentMetrics.latenessWindow + 500) { scheduler.statistics.probeStarted(latenessSeconds: 0.001) }
         XCTAssertEqual(scheduler.statistics.probesStarted, AgentMetrics.latenessWindow + 500)
         XCTAssertEqual(scheduler.statistics.storedSampleCount, AgentMetrics.latenessWindow)
+        XCTAssertEqual(scheduler.statistics.reservedSampleCount, reserved)
     }
 
     func testGlobalConcurrencyIsBounded() async throws {
