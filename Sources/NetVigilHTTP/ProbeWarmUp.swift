@@ -8,8 +8,8 @@ import NIOHTTP2
 /// `netvigil probe` runs this on a thread of its own while the main thread parses the arguments, so that the probe,
 /// which starts on the event loop once they are parsed, finds it done (docs/performance.md, start-up).
 public enum ProbeWarmUp {
-    /// OpenSSL's set-up and default client context, a pipeline's first set-up, then the conformance look-ups of the
-    /// pipeline's handlers.
+    /// OpenSSL's set-up and default client context, a pipeline's first set-up with the HTTP/1 handlers, then the
+    /// conformance look-ups of the probe's other handlers.
     public static func run() {
         OpenSSLPreparation.warmUp()
         makePipeline()
@@ -26,13 +26,10 @@ public enum ProbeWarmUp {
         _ = try? channel.finish()
     }
 
-    /// The handlers a probe's pipeline holds: TLS, the HTTP/1 codec and header check, HTTP/2, the collector.
+    /// The handlers a probe's pipeline holds besides the HTTP/1 ones `makePipeline` has added: TLS, HTTP/2, the
+    /// collector.
     static var handlerTypes: [any ChannelHandler.Type] {
-        [
-            OpenSSLTLSHandler.self, ResponseCollector.self, HTTPRequestEncoder.self,
-            ByteToMessageHandler<HTTPResponseDecoder>.self, NIOHTTPRequestHeadersValidator.self,
-            NIOHTTP2Handler.self, HTTP2ProbeStreamCodec.self,
-        ]
+        [OpenSSLTLSHandler.self, ResponseCollector.self, NIOHTTP2Handler.self, HTTP2ProbeStreamCodec.self]
     }
 
     /// Makes the Swift runtime find and cache whether `handler` is an inbound and an outbound handler: the two casts

@@ -5,7 +5,8 @@ import XCTest
 /// The release link's function order (deploy/linker/netvigil.order, made by deploy/linker/generate-order.sh from callgrind
 /// profiles through deploy/linker/order_symbols.py): the committed list is what lld's `--symbol-ordering-file` reads, and
 /// the generator writes that format, in its five groups (start-up only, start-up and occasional, start-up and cycle,
-/// cycle only, occasional only; the cycle's by calls), in an order lld follows.
+/// cycle only, occasional only; the cycle's by calls) and then the conformance descriptors in their records' order, in
+/// an order lld follows.
 final class SymbolOrderingFileTests: XCTestCase {
     private let root = SchemaValidator.repositoryRoot
     /// The Swift toolchain's clang (it links with the toolchain's lld): on PATH, as `swift` is, else in /opt/swift.
@@ -35,7 +36,7 @@ final class SymbolOrderingFileTests: XCTestCase {
             return XCTFail("clang missing: the Swift toolchain's clang (with its ld.lld) must be on PATH")
         }
         let directory = try TemporaryDirectory()
-        let source = try directory.write("hot.c", """
+        let source = try directory.write("hot.c", #"""
             int startupOnly(int x) { return x + 1; }
             int startupAndOccasional(int x) { return x + 2; }
             int bothRare(int x) { return x * 3; }
@@ -47,12 +48,17 @@ final class SymbolOrderingFileTests: XCTestCase {
             __attribute__((used)) const int plainConstant = 1;
             __attribute__((used)) const int $s3hot1BVAA1PAAMc = 2;
             __attribute__((used)) const int $s3hot1AVAA1PAAMc = 3;
+            __attribute__((used)) const int $s3hot1CVAA1PAAMc = 4;
+            // The conformance records, as swiftc emits them: a 32-bit offset from each to its descriptor. They list
+            // C, then A; B has no record.
+            __asm__(".section swift5_protocol_conformances,\"a\"\n.p2align 2\n"
+                    ".long \"$s3hot1CVAA1PAAMc\" - .\n.long \"$s3hot1AVAA1PAAMc\" - .\n.text\n");
             int main(int argc, char **argv) {
                 return startupOnly(argc) + startupAndOccasional(argc) + bothRare(argc) + bothHot(argc) + cycleHot(argc)
                     + cycleRare(argc) + occasionalOnly(argc) + neverRun(argc);
             }
 
-            """)
+            """#)
         let binary = directory.path("hot")
         try link(source, into: binary)
         // Callgrind's format with name compression: ids defined on cfn=/cob= lines and used on fn=/ob= lines.
@@ -129,9 +135,10 @@ final class SymbolOrderingFileTests: XCTestCase {
         let written = try String(contentsOfFile: order, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
         // Start-up only, start-up and occasional, start-up and cycle (least called first), cycle only (most called
         // first: cycleHot's 400 calls next to bothHot's 250), occasional only.
-        // Then the Swift protocol conformance descriptors ($s...Mc), by name.
+        // Then the Swift protocol conformance descriptors ($s...Mc), in the order of the records that point to them,
+        // then any without a record, by name.
         let expected = ["main", "startupOnly", "startupAndOccasional", "bothRare", "bothHot", "cycleHot", "cycleRare", "occasionalOnly"]
-        let descriptors = ["$s3hot1AVAA1PAAMc", "$s3hot1BVAA1PAAMc"]
+        let descriptors = ["$s3hot1CVAA1PAAMc", "$s3hot1AVAA1PAAMc", "$s3hot1BVAA1PAAMc"]
         XCTAssertEqual(written.map(String.init), expected + descriptors)
 
         // lld reads it without a warning and places the functions in that order, ahead of the one that never ran.

@@ -15,12 +15,14 @@ functions of both meet in the middle: the code every probe runs shares pages, aw
 probe in a hundred needs. The kernel maps 64 KB around each page fault, so a sparse stretch keeps whole windows
 resident for a few functions. Other groups: by the first profile (in the order given)
 that ran them, then by name. After the functions, every Swift protocol conformance descriptor BINARY defines ($s...Mc),
-by name: the runtime's first look-up of a (type, protocol) pair reads all of them, so together they take 0.7 MB of
-.rodata instead of pages across 36 MB (a fresh `netvigil probe`: 1.7 ms less CPU, docs/performance.md).
+in the order of the records that point to them: the runtime's first look-up of a (type, protocol) pair reads all of
+them, so together they take 0.7 MB of .rodata instead of pages across 36 MB, and the look-up reads them front to back
+(docs/performance.md, function order).
 Output: a '#' comment header, then one mangled symbol name a line (lld ignores '#' lines).
 """
 import os
 import re
+import struct
 import subprocess
 import sys
 
@@ -89,9 +91,35 @@ def defined_code(binary):
 
 
 def conformance_descriptors(binary):
-    """The Swift protocol conformance descriptors `binary` defines (data symbols $s...Mc), sorted by name."""
-    data = _symbols(["nm", "--defined-only", binary], "DdRr")
-    return sorted(name for name in data if name.startswith("$s") and name.endswith("Mc"))
+    """The Swift protocol conformance descriptors `binary` defines (data symbols $s...Mc), in the order of the
+    records that point to them, so that the runtime's scan reads them front to back; any no record points to follow,
+    by name. The records keep the order of the link's input files, which the ordering file does not change."""
+    listing = subprocess.run(["nm", "--defined-only", binary], check=True, capture_output=True, text=True).stdout
+    by_address = {}
+    for fields in (line.split(None, 2) for line in listing.splitlines()):
+        if len(fields) == 3 and fields[1] in "DdRr" and fields[2].startswith("$s") and fields[2].endswith("Mc"):
+            by_address[int(fields[0], 16)] = fields[2]
+    ordered, seen = [], set()
+    for address in conformance_records(binary):
+        name = by_address.get(address)
+        if name and name not in seen:
+            ordered.append(name)
+            seen.add(name)
+    return ordered + sorted(name for name in by_address.values() if name not in seen)
+
+
+def conformance_records(binary):
+    """The descriptor addresses of `binary`'s protocol conformance records, in their order: section
+    swift5_protocol_conformances holds one 32-bit offset from each record to its descriptor."""
+    sections = subprocess.run(["readelf", "-SW", binary], check=True, capture_output=True, text=True).stdout
+    match = re.search(r"\]\s+swift5_protocol_conformances\s+\S+\s+([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)", sections)
+    if not match:
+        return []
+    address, offset, size = (int(field, 16) for field in match.groups())
+    with open(binary, "rb") as file:
+        file.seek(offset)
+        data = file.read(size)
+    return [address + index + struct.unpack_from("<i", data, index)[0] for index in range(0, size - size % 4, 4)]
 
 
 def main(arguments):
