@@ -72,11 +72,17 @@ def _compressed(text, table):
     return table.get(key, "")
 
 
+def _symbol_table(command, types):
+    """(address, name) of each symbol `command` (an nm listing) gives of one of `types` (nm's type letters), the name
+    without @version."""
+    listing = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    rows = (line.split(None, 2) for line in listing.splitlines())
+    return [(int(fields[0], 16), fields[2].split("@")[0]) for fields in rows if len(fields) == 3 and fields[1] in types]
+
+
 def _symbols(command, types):
     """The names `command` (an nm listing) gives symbols of one of `types` (nm's type letters), without @version."""
-    listing = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    return {fields[2].split("@")[0] for fields in (line.split(None, 2) for line in listing.splitlines())
-            if len(fields) == 3 and fields[1] in types}
+    return {name for _, name in _symbol_table(command, types)}
 
 
 def defined_code(binary):
@@ -94,11 +100,8 @@ def conformance_descriptors(binary):
     """The Swift protocol conformance descriptors `binary` defines (data symbols $s...Mc), in the order of the
     records that point to them, so that the runtime's scan reads them front to back; any no record points to follow,
     by name. The records keep the order of the link's input files, which the ordering file does not change."""
-    listing = subprocess.run(["nm", "--defined-only", binary], check=True, capture_output=True, text=True).stdout
-    by_address = {}
-    for fields in (line.split(None, 2) for line in listing.splitlines()):
-        if len(fields) == 3 and fields[1] in "DdRr" and fields[2].startswith("$s") and fields[2].endswith("Mc"):
-            by_address[int(fields[0], 16)] = fields[2]
+    by_address = {address: name for address, name in _symbol_table(["nm", "--defined-only", binary], "DdRr")
+                  if name.startswith("$s") and name.endswith("Mc")}
     ordered, seen = [], set()
     for address in conformance_records(binary):
         name = by_address.get(address)
