@@ -103,7 +103,7 @@ run_idle() {
   local port=${IDLE_PORT:-18481}; local feed=$((port + 1)) bbe=$((port + 2))
   start_nginx "$dir" "$port"
   {
-    echo "storage: { path: $dir/state/netvigil.sqlite }"
+    echo "storage: { path: $dir/state/netvigil.sqlite${IDLE_RETENTION:+, retention: $IDLE_RETENTION} }"
     echo "feed: { listen: 127.0.0.1:$feed }"
     echo "log: { level: warning }"
     echo "targets:"
