@@ -170,6 +170,7 @@ let package = Package(
                 "NetVigilTrust",
                 "NetVigilHTTP",
                 "NetVigilReachability",
+                "NetVigilSystem",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

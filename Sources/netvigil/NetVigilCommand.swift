@@ -4,6 +4,7 @@ import Foundation
 import NetVigilAgent
 import NetVigilHTTP
 import NetVigilStore
+import NetVigilSystem
 
 /// The `netvigil` command line: the daemon and the operator tools around it.
 @main
@@ -27,6 +28,9 @@ struct NetVigilCommand: AsyncParsableCommand {
 
     /// Parses and runs; usage errors print one line (`netvigil: ...`) and exit 64, help and version print in full.
     static func main() async {
+        // The daemon runs without glibc's per-thread malloc caches, which it can only get by executing itself again
+        // with `GLIBC_TUNABLES` set: first, before anything is opened or started (MallocThreadCaches).
+        if CommandLine.arguments.dropFirst().first == "run" { MallocThreadCaches.turnOffByReexecuting() }
         OpenSSLPreparation.keepStateUntilExit()
         // The daemon allocates from one malloc arena: with an arena per thread (NIO loops, Dispatch workers) its
         // idle heap measured ~1 MB more and grew at every retention pass (docs/performance.md, Footprint). Set before

@@ -5,8 +5,9 @@ import XCTest
 
 /// Starts the real daemon as a process and talks to it over HTTP.
 final class RunCommandTests: XCTestCase {
-    private func startDaemon(config: String, in directory: TemporaryDirectory) throws -> (Process, String) {
-        let (process, log) = try DaemonProcess.start(config: config, in: directory)
+    private func startDaemon(config: String, in directory: TemporaryDirectory,
+                             environment: [String: String]? = nil) throws -> (Process, String) {
+        let (process, log) = try DaemonProcess.start(config: config, in: directory, environment: environment)
         addTeardownBlock { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         return (process, log)
     }
@@ -93,6 +94,36 @@ final class RunCommandTests: XCTestCase {
         XCTAssertEqual(status, 200, "no token configured: open")
         XCTAssertLessThan(stop(process, signal: SIGINT), 5)
         XCTAssertEqual(process.terminationStatus, 0)
+    }
+
+    /// The daemon executes itself again (same process) with glibc's per-thread malloc caches off, keeping the
+    /// operator's other tunables; a count the operator set stays as it is.
+    func testDaemonRunsWithoutMallocThreadCachesUnlessTheOperatorSetsThem() throws {
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["GLIBC_TUNABLES"] = nil
+        for (preset, expected) in [(nil, "glibc.malloc.tcache_count=0"),
+                                   ("glibc.malloc.top_pad=65536", "glibc.malloc.top_pad=65536:glibc.malloc.tcache_count=0"),
+                                   ("glibc.malloc.tcache_count=7", "glibc.malloc.tcache_count=7")] {
+            let directory = try TemporaryDirectory()
+            let port = ProcessRunner.freePort()
+            let config = try directory.write("n.yml", "storage: { path: n.sqlite }\nfeed: { listen: 127.0.0.1:\(port) }\n")
+            var environment = inherited
+            environment["GLIBC_TUNABLES"] = preset
+            let (process, log) = try startDaemon(config: config, in: directory, environment: environment)
+            try waitForHealth(port: port, process: process, log: log)
+            // The environment the process was executed with. glibc, parsing GLIBC_TUNABLES at start, ends each
+            // value in place (a colon there reads as a NUL), so colons and NULs are compared alike.
+            let raw = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(process.processIdentifier)/environ"))
+            let variables = raw.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            let joined = ":" + variables.joined(separator: ":") + ":"
+            XCTAssertTrue(joined.contains(":GLIBC_TUNABLES=\(expected):"), "\(variables.filter { $0.hasPrefix("GLIBC") })")
+            XCTAssertEqual(joined.components(separatedBy: "tcache_count=").count, 2, "the count is set once")
+            for (name, value) in environment where name != "GLIBC_TUNABLES" {
+                XCTAssertTrue(variables.contains("\(name)=\(value)"), "\(name) kept")
+            }
+            XCTAssertLessThan(stop(process), 5)
+            XCTAssertEqual(process.terminationStatus, 0)
+        }
     }
 
     func testBadConfigurationAndBusyPortFailWithOneLine() throws {
