@@ -39,8 +39,9 @@ GENERATED := .build/deploy
 APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config publicsuffix binutils xz-utils
 # Tools the tests drive: OpenSSL CLI, ip(8) for namespaces, nginx, a JSON Schema validator, curl, promtool and amtool,
 # systemd-analyze, setpriv (util-linux), dpkg-deb, dpkg-shlibdeps and lintian for the package, gdb and binutils for the
-# split debug symbols, squid (the proxy tests), pip (for PIP_TEST) and python3-cryptography (the webpki test chains).
-APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus prometheus-alertmanager systemd util-linux \
+# split debug symbols, squid (the proxy tests), pip (for PIP_TEST), python3-cryptography (the webpki test chains) and
+# setcap (libcap2-bin: a daemon that gains capabilities at exec).
+APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus prometheus-alertmanager systemd util-linux libcap2-bin \
 	dpkg dpkg-dev lintian chromium gdb binutils squid python3-pip python3-cryptography postfix dovecot-imapd dovecot-pop3d \
 	slapd ldap-utils postgresql nghttp2-server
 # Test tools from PyPI: mitmproxy's mitmdump, the TLS-intercepting proxy of the proxy tests.

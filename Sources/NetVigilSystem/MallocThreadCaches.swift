@@ -6,9 +6,10 @@ import Glibc
 ///
 /// Each thread keeps up to seven freed blocks of every small size for itself; malloc counts them as in use and
 /// `malloc_trim` cannot give them back. In a daemon of 11–15 threads they made the heap drift up by ~0.6 MB in an
-/// hour after a busy start, and with them off every measured run stayed flat and 0.6–1.1 MB smaller at the same CPU
-/// (docs/performance.md, Footprint and start-up). glibc reads the setting only from `GLIBC_TUNABLES` when a process
-/// starts (there is no `mallopt` for it), so the daemon executes itself again with it added.
+/// hour after a busy start, and with them off every measured run stayed flat and 0.6–1.1 MB smaller; an idle daemon's
+/// CPU did not change, 10,000 targets cost 11–13 % more (docs/performance.md, Footprint and start-up). glibc reads the
+/// setting only from `GLIBC_TUNABLES` when a process starts (there is no `mallopt` for it), so the daemon executes
+/// itself again with it added.
 public enum MallocThreadCaches {
     /// The tunable holding how many blocks of each size a thread's cache keeps (glibc's default: 7).
     public static let countTunable = "glibc.malloc.tcache_count"
@@ -25,9 +26,12 @@ public enum MallocThreadCaches {
     /// Executes this program again (`/proc/self/exe`: same process ID, arguments and environment) with the caches
     /// off, unless `GLIBC_TUNABLES` already sets their count. Call it first in `main`, before anything is opened
     /// that should not cross an `exec`. Returns only when there is nothing to do or the `exec` failed (no `/proc`):
-    /// then the process goes on with the caches on, as before.
+    /// then the process goes on with the caches on, as before. A process that gained privileges at `exec` (file
+    /// capabilities, set-user-ID: `AT_SECURE`) keeps them on: glibc erases this tunable there, and each `exec` would
+    /// find it missing again.
     public static func turnOffByReexecuting() {
-        guard let value = tunables(turningOffIn: getenv("GLIBC_TUNABLES").map { String(cString: $0) }) else { return }
+        guard !gainedPrivilegesAtExec(),
+              let value = tunables(turningOffIn: getenv("GLIBC_TUNABLES").map { String(cString: $0) }) else { return }
         var environment: [UnsafeMutablePointer<CChar>?] = []
         var entry = environ
         while let variable = entry.pointee {
@@ -38,5 +42,22 @@ public enum MallocThreadCaches {
         environment.append(nil)
         _ = execve("/proc/self/exe", CommandLine.unsafeArgv, environment)
         for variable in environment { free(variable) }
+    }
+
+    /// Whether the kernel marked this program's `exec` as gaining privileges (`AT_SECURE` in `/proc/self/auxv`, the
+    /// auxiliary vector's type and value pairs); true when that cannot be read.
+    static func gainedPrivilegesAtExec() -> Bool {
+        let descriptor = open("/proc/self/auxv", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return true }
+        defer { close(descriptor) }
+        var words = [UInt64](repeating: 0, count: 256)
+        let length = words.withUnsafeMutableBytes { buffer in
+            SystemCall.retryingOnInterrupt { read(descriptor, buffer.baseAddress, buffer.count) }
+        }
+        guard length > 0 else { return true }
+        for index in stride(from: 0, to: length / 8 - 1, by: 2) where words[index] == UInt64(AT_SECURE) {
+            return words[index + 1] != 0
+        }
+        return true
     }
 }

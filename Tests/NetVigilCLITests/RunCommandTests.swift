@@ -126,6 +126,43 @@ final class RunCommandTests: XCTestCase {
         }
     }
 
+    /// A daemon that gains privileges at `exec` (file capabilities, run as nobody: `AT_SECURE`) has the tunable erased
+    /// by glibc; it starts with the caches on instead of executing itself again and again.
+    func testDaemonThatGainsCapabilitiesAtExecStartsWithoutReexecuting() throws {
+        let directory = try TemporaryDirectory()
+        XCTAssertEqual(chmod(directory.url.path, 0o777), 0)
+        let binary = directory.path("netvigil")
+        try FileManager.default.copyItem(atPath: ProcessRunner.binary.path, toPath: binary)
+        let setcap = try ProcessRunner.run(["cap_net_raw+ep", binary], executable: URL(fileURLWithPath: "/usr/sbin/setcap"))
+        XCTAssertEqual(setcap.status, 0, "setcap comes with libcap2-bin: \(setcap.stderr)")
+        let port = ProcessRunner.freePort()
+        let config = try directory.write("n.yml", "storage: { path: n.sqlite }\nfeed: { listen: 127.0.0.1:\(port) }\n")
+        let log = directory.path("daemon.log")
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary, "run", "--config", config]
+        process.currentDirectoryURL = directory.url
+        var environment = ProcessInfo.processInfo.environment
+        environment["GLIBC_TUNABLES"] = nil
+        process.environment = environment
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try process.run()
+        addTeardownBlock { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        try waitForHealth(port: port, process: process, log: log)
+        let auxiliary = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(process.processIdentifier)/auxv"))
+        let secure = auxiliary.withUnsafeBytes { bytes in
+            stride(from: 0, to: bytes.count - 15, by: 16).first { bytes.load(fromByteOffset: $0, as: UInt64.self) == UInt64(AT_SECURE) }
+                .map { bytes.load(fromByteOffset: $0 + 8, as: UInt64.self) }
+        }
+        XCTAssertEqual(secure, 1, "the kernel marked the exec as gaining privileges")
+        let variables = try String(contentsOfFile: "/proc/\(process.processIdentifier)/environ", encoding: .utf8)
+        XCTAssertFalse(variables.contains("GLIBC_TUNABLES"), "not executed again")
+        XCTAssertLessThan(stop(process), 5)
+        XCTAssertEqual(process.terminationStatus, 0)
+    }
+
     func testBadConfigurationAndBusyPortFailWithOneLine() throws {
         let directory = try TemporaryDirectory()
         let bad = try directory.write("bad.yml", "feed: { listen: nowhere }\n")

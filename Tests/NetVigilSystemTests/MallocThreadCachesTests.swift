@@ -17,4 +17,9 @@ final class MallocThreadCachesTests: XCTestCase {
         XCTAssertNil(MallocThreadCaches.tunables(turningOffIn: "glibc.malloc.tcache_count=7"))
         XCTAssertNil(MallocThreadCaches.tunables(turningOffIn: "glibc.malloc.arena_max=2:glibc.malloc.tcache_count=3"))
     }
+
+    func testThisProcessGainedNoPrivilegesAtExec() {
+        // The test runner is started by root or a user without file capabilities; the daemon case is in RunCommandTests.
+        XCTAssertFalse(MallocThreadCaches.gainedPrivilegesAtExec())
+    }
 }
