@@ -30,8 +30,6 @@ struct NetVigilCommand: AsyncParsableCommand {
     static func main() async {
         // The daemon runs without glibc's per-thread malloc caches, which it can only get by executing itself again
         // with `GLIBC_TUNABLES` set: first, before anything is opened or started (MallocThreadCaches).
-        if CommandLine.arguments.dropFirst().first == "run" { MallocThreadCaches.turnOffByReexecuting() }
-        OpenSSLPreparation.keepStateUntilExit()
         // The daemon allocates from one malloc arena: with an arena per thread (NIO loops, Dispatch workers) its
         // idle heap measured ~1 MB more and grew at every retention pass (docs/performance.md, Footprint). Set before
         // the event-loop threads start, so that they share it too. Blocks of 1 MiB and more (a `/v1/status` document
@@ -39,10 +37,12 @@ struct NetVigilCommand: AsyncParsableCommand {
         // and staying in the heap: 20 such requests in a row left RSS 31 MB higher until the next trim (Scale).
         // SQLite's connections allocate their page caches as they fill (`Store.configureProcessMemory`).
         if CommandLine.arguments.dropFirst().first == "run" {
+            MallocThreadCaches.turnOffByReexecuting()
             _ = mallopt(M_ARENA_MAX, 1)
             _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
             Store.configureProcessMemory()
         }
+        OpenSSLPreparation.keepStateUntilExit()
         // `probe` runs on its own one-thread loop (CommandEventLoop), started here so that OpenSSL's set-up on it
         // overlaps the parsing of the arguments.
         if CommandLine.arguments.dropFirst().first == "probe" { CommandEventLoop.prepare() }

@@ -5,9 +5,10 @@ import XCTest
 
 /// Starts the real daemon as a process and talks to it over HTTP.
 final class RunCommandTests: XCTestCase {
-    private func startDaemon(config: String, in directory: TemporaryDirectory,
-                             environment: [String: String]? = nil) throws -> (Process, String) {
-        let (process, log) = try DaemonProcess.start(config: config, in: directory, environment: environment)
+    private func startDaemon(config: String, in directory: TemporaryDirectory, environment: [String: String]? = nil,
+                             binary: String = ProcessRunner.binary.path, launcher: [String] = []) throws -> (Process, String) {
+        let (process, log) = try DaemonProcess.start(config: config, in: directory, environment: environment,
+                                                     binary: binary, launcher: launcher)
         addTeardownBlock { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         return (process, log)
     }
@@ -137,19 +138,10 @@ final class RunCommandTests: XCTestCase {
         XCTAssertEqual(setcap.status, 0, "setcap comes with libcap2-bin: \(setcap.stderr)")
         let port = ProcessRunner.freePort()
         let config = try directory.write("n.yml", "storage: { path: n.sqlite }\nfeed: { listen: 127.0.0.1:\(port) }\n")
-        let log = directory.path("daemon.log")
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary, "run", "--config", config]
-        process.currentDirectoryURL = directory.url
         var environment = ProcessInfo.processInfo.environment
         environment["GLIBC_TUNABLES"] = nil
-        process.environment = environment
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try process.run()
-        addTeardownBlock { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let (process, log) = try startDaemon(config: config, in: directory, environment: environment, binary: binary,
+                                             launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
         try waitForHealth(port: port, process: process, log: log)
         let auxiliary = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(process.processIdentifier)/auxv"))
         let secure = auxiliary.withUnsafeBytes { bytes in
