@@ -29,9 +29,16 @@ public enum MallocThreadCaches {
     /// then the process goes on with the caches on, as before. A process that gained privileges at `exec` (file
     /// capabilities, set-user-ID: `AT_SECURE`) keeps them on: glibc erases this tunable there, and each `exec` would
     /// find it missing again.
+    ///
+    /// An `exec` of `/proc/self/exe` names the process `exe` (the kernel takes the name from the path executed), which
+    /// `ps`, `top` and `pgrep netvigil` would show; the process executed again takes its name back from its first
+    /// argument, as the shell or systemd gave it (``restoreName()``).
     public static func turnOffByReexecuting() {
         guard !gainedPrivilegesAtExec(),
-              let value = tunables(turningOffIn: getenv("GLIBC_TUNABLES").map { String(cString: $0) }) else { return }
+              let value = tunables(turningOffIn: getenv("GLIBC_TUNABLES").map { String(cString: $0) }) else {
+            restoreName()
+            return
+        }
         var environment: [UnsafeMutablePointer<CChar>?] = []
         var entry = environ
         while let variable = entry.pointee {
@@ -42,6 +49,27 @@ public enum MallocThreadCaches {
         environment.append(nil)
         _ = execve("/proc/self/exe", CommandLine.unsafeArgv, environment)
         for variable in environment { free(variable) }
+    }
+
+    /// Names the process (`/proc/self/comm`, which `ps` shows: 15 bytes at most) after the last path component of
+    /// its first argument when it is called `exe`, the name an `exec` of `/proc/self/exe` gives it.
+    static func restoreName() {
+        let reading = open("/proc/self/comm", O_RDONLY | O_CLOEXEC)
+        guard reading >= 0 else { return }
+        var current = [UInt8](repeating: 0, count: 17)
+        let length = current.withUnsafeMutableBytes { buffer in
+            SystemCall.retryingOnInterrupt { read(reading, buffer.baseAddress, buffer.count) }
+        }
+        close(reading)
+        guard length > 0, current[..<length].elementsEqual("exe\n".utf8),
+              let first = CommandLine.arguments.first, let name = first.split(separator: "/").last, name != "exe" else { return }
+        let writing = open("/proc/self/comm", O_WRONLY | O_CLOEXEC)
+        guard writing >= 0 else { return }
+        defer { close(writing) }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { buffer in
+            SystemCall.retryingOnInterrupt { write(writing, buffer.baseAddress, buffer.count) }
+        }
     }
 
     /// Whether the kernel marked this program's `exec` as gaining privileges (`AT_SECURE` in `/proc/self/auxv`, the

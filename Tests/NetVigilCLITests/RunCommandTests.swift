@@ -122,6 +122,9 @@ final class RunCommandTests: XCTestCase {
             for (name, value) in environment where name != "GLIBC_TUNABLES" {
                 XCTAssertTrue(variables.contains("\(name)=\(value)"), "\(name) kept")
             }
+            // Executed again as /proc/self/exe, it names itself after its first argument, not "exe".
+            let name = try String(contentsOfFile: "/proc/\(process.processIdentifier)/comm", encoding: .utf8)
+            XCTAssertEqual(name, "netvigil\n", "what ps and pgrep see")
             XCTAssertLessThan(stop(process), 5)
             XCTAssertEqual(process.terminationStatus, 0)
         }
