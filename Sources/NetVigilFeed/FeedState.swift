@@ -52,9 +52,14 @@ public struct FeedState: Sendable {
 
     /// Every probe target with its firing alerts, in configuration order (uptime ratios nil without `uptime`).
     func targetSnapshots(now: Timestamp = .now(), uptime: Bool = true) -> [TargetSnapshot] {
+        targetSources(now: now, uptime: uptime).map { $0.snapshot() }
+    }
+
+    /// What ``targetSnapshots(now:uptime:)`` would build, not built yet.
+    func targetSources(now: Timestamp = .now(), uptime: Bool = true) -> [TargetStates.SnapshotSource] {
         guard let targets else { return [] }
         let firing = Dictionary(grouping: alerts?.firing() ?? [], by: \.target)
-        return targets.snapshots(now: now, firing: firing, uptime: uptime)
+        return targets.snapshotSources(now: now, firing: firing, uptime: uptime)
     }
 
     /// Current evaluation of every watched target, `Unknown` before the first evaluation.

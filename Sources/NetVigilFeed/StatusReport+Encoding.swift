@@ -1,17 +1,19 @@
 import Foundation
+import NetVigilAgent
 import NIOCore
 
 extension StatusReport {
-    /// The report as `jsonResponse` would encode it (sorted keys, unescaped slashes, a final newline), each target
-    /// as `cache`'s view of it (the whole snapshot, or the brief one), its JSON reused when that view has not changed
-    /// since the last request.
+    /// The report as `jsonResponse` would encode it (sorted keys, unescaped slashes, a final newline) with
+    /// `sources`' snapshots as its targets (in place of ``targets``), each as `cache`'s view of it (the whole
+    /// snapshot, or the brief one), its JSON reused when the target's source key has not changed since the last
+    /// request.
     ///
     /// Everything but the targets goes through the synthesized `Encodable` (the report encoded with no targets);
     /// the cached target fragments go inside its top-level `"targets":[]`.
-    func encodedJSON<View>(cache: TargetFragmentCache<View>) throws -> EncodedStatusReport {
+    func encodedJSON<View>(targets sources: [TargetStates.SnapshotSource], cache: TargetFragmentCache<View>) throws -> EncodedStatusReport {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let targetJSON = try cache.json(for: targets, encoder: encoder)
+        let targetJSON = try cache.json(for: sources, encoder: encoder)
         var shell = self
         shell.targets = []
         let outer = try encoder.encode(shell)

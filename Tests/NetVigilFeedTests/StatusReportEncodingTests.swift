@@ -8,7 +8,8 @@ import XCTest
 @testable import NetVigilFeed
 
 /// `/v1/status` assembled from per-target fragments (``TargetFragmentCache``) is byte for byte what `JSONEncoder`
-/// makes of the whole report, with a cold cache, a warm one, after a target changed and after one was removed.
+/// makes of the whole report, with a cold cache, a warm one, after a target changed, was reloaded or was removed,
+/// after an alert fired and as time moved its uptime.
 final class StatusReportEncodingTests: XCTestCase {
     private static let yaml = """
         labels: { team: edge }
@@ -56,6 +57,18 @@ final class StatusReportEncodingTests: XCTestCase {
         return String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
     }
 
+    /// The brief document: the report with no targets, and each target's brief view spliced in, as `JSONEncoder`
+    /// writes them.
+    private func expectedBrief(_ report: StatusReport) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var shell = report
+        shell.targets = []
+        let outer = String(decoding: try encoder.encode(shell), as: UTF8.self)
+        let targets = try report.targets.map { String(decoding: try encoder.encode(BriefTargetSnapshot($0)), as: UTF8.self) }
+        return outer.replacingOccurrences(of: #""targets":[]"#, with: #""targets":["# + targets.joined(separator: ",") + "]") + "\n"
+    }
+
     func testFragmentsMatchTheWholeReportColdWarmChangedAndRemoved() throws {
         let states = try states()
         let cache = TargetFragmentCache()
@@ -72,6 +85,39 @@ final class StatusReportEncodingTests: XCTestCase {
         XCTAssertEqual(String(buffer: try removed.encodedJSON(cache: cache).buffer), try expected(removed))
         let none = try report([], portal: false)
         XCTAssertEqual(String(buffer: try none.encodedJSON(cache: cache).buffer), try expected(none), "no targets: []")
+    }
+
+    /// The route's way: sources from the target states, a target's JSON reused while its key is unchanged. Each
+    /// document equals the whole report's encoding with the targets built at that moment, warm cache or not.
+    func testFragmentsFromTheStatesFollowEveryChange() throws {
+        let states = try states()
+        let cache = TargetFragmentCache()
+        let briefCache = TargetFragmentCache(BriefTargetSnapshot.init)
+        func check(_ what: String, now: Timestamp = .now(), firing: [String: [FiringAlert]] = [:],
+                   file: StaticString = #filePath, line: UInt = #line) throws {
+            for brief in [false, true] {
+                let sources = states.snapshotSources(now: now, firing: firing, uptime: !brief)
+                let whole = try report(sources.map { $0.snapshot() }, portal: false)
+                let encoded = brief ? try whole.encodedJSON(targets: sources, cache: briefCache)
+                                    : try whole.encodedJSON(targets: sources, cache: cache)
+                let expected = brief ? try expectedBrief(whole) : try expected(whole)
+                XCTAssertEqual(String(buffer: encoded.buffer), expected, "\(what), brief \(brief)", file: file, line: line)
+            }
+        }
+        try check("cold")
+        try check("warm")
+        states.record(ProbeRecord(time: .now(), target: "pending", url: "http://pending.example.com/", outcome: .ok,
+                                  httpStatus: 204, timings: PhaseTimings(resolve: 1, connect: 2, tls: 0, processing: 4, transfer: 5, total: 12)))
+        try check("a result")
+        try check("an alert", firing: ["api": [FiringAlert(target: "api", kind: "pin_mismatch", since: .now(), message: "pin")]])
+        try check("the alert resolved")
+        let reloaded = try AgentConfiguration(yaml: Self.yaml.replacingOccurrences(of: "https://down.example.com/", with: "https://down.example.com/moved"),
+                                              file: "t.yml")
+        states.configure(reloaded.targets.targets)
+        try check("a reload that changed a URL")
+        states.configure(Array(reloaded.targets.targets.prefix(2)))
+        try check("a target removed")
+        try check("two hours on: the uptime windows moved", now: Timestamp.now().adding(.seconds(7_200)))
     }
 
     /// `?view=brief`: every member but `targets` as in the full document, and each target the full one cut to the
@@ -158,6 +204,13 @@ final class StatusReportEncodingTests: XCTestCase {
         let split = try XCTUnwrap(StatusReport.topLevelTargetsArray(in: json))
         XCTAssertEqual(String(decoding: json[..<split], as: UTF8.self), #"{"a":{"targets":[]},"b":"\"targets\":[]","targets":["#)
         XCTAssertNil(StatusReport.topLevelTargetsArray(in: Data(#"{"a":{"targets":[]}}"#.utf8)), "a nested member is not taken")
+    }
+}
+
+extension StatusReport {
+    /// The report with its own ``targets`` as the document's (snapshots compared whole by the cache).
+    func encodedJSON<View>(cache: TargetFragmentCache<View>) throws -> EncodedStatusReport {
+        try encodedJSON(targets: targets.map(TargetStates.SnapshotSource.init), cache: cache)
     }
 }
 

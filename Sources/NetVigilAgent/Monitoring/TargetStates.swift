@@ -5,9 +5,11 @@ import Synchronization
 /// The daemon's in-memory view of every probe target: last result, failure streak, uptime. The feed reads it.
 public final class TargetStates: Sendable {
     /// One target: its configuration (shared with the scheduler's copy), its last result and its history.
-    /// About 64 bytes inline, so the 16,384-bucket dictionary of 10,000 targets stays near 1.3 MB.
-    private struct Entry: Sendable {
+    /// About 72 bytes inline, so the 16,384-bucket dictionary of 10,000 targets stays near 1.4 MB.
+    fileprivate struct Entry: Sendable {
         var target: ProbeTarget
+        /// Set from `State.revision` by every change to the entry: equal revisions, equal entries.
+        var revision: UInt64 = 0
         var last: LastProbe?
         var lastProbeAt: Timestamp?
         var consecutiveFailures = 0
@@ -33,7 +35,7 @@ public final class TargetStates: Sendable {
 
     /// A target's last result as its snapshot shows it: summarised once as it arrives (rather than keeping the
     /// whole record and its address rows) and immutable, so copies of the state share it.
-    private final class LastProbe: Sendable {
+    fileprivate final class LastProbe: Sendable {
         let status: TargetSnapshot.Status
         let result: TargetSnapshot.LastResult
         let addresses: [TargetSnapshot.AddressStatus]?
@@ -52,6 +54,13 @@ public final class TargetStates: Sendable {
     private struct State {
         var order: [String] = []
         var entries: [String: Entry] = [:]
+        /// The last revision handed to an entry; never reused, so a target removed and added again starts anew.
+        var revision: UInt64 = 0
+
+        mutating func nextRevision() -> UInt64 {
+            revision += 1
+            return revision
+        }
     }
 
     private let state = Mutex(State())
@@ -67,6 +76,7 @@ public final class TargetStates: Sendable {
             for target in targets {
                 var entry = state.entries.removeValue(forKey: target.name) ?? Entry(target: target)
                 entry.target = target
+                entry.revision = state.nextRevision()
                 entries[target.name] = entry
             }
             state.order = targets.map(\.name)
@@ -77,14 +87,21 @@ public final class TargetStates: Sendable {
     /// Records a result (ok, failed or skipped); `addresses`: the per-address rows when `record` combines them.
     /// The entry is changed in place: its uptime counts are not copied for every result.
     public func record(_ record: ProbeRecord, addresses: [ProbeRecord]? = nil) {
-        state.withLock { state in state.entries[record.target]?.record(record, addresses: addresses) }
+        state.withLock { state in
+            guard state.entries[record.target] != nil else { return }
+            let revision = state.nextRevision()
+            state.entries[record.target]?.record(record, addresses: addresses)
+            state.entries[record.target]?.revision = revision
+        }
     }
 
     /// Seeds uptime counters from stored history (daemon start).
     public func seed(_ counts: [Store.OutcomeCount]) {
         state.withLock { state in
-            for count in counts {
+            for count in counts where state.entries[count.target] != nil {
+                let revision = state.nextRevision()
                 state.entries[count.target]?.uptime.add(good: count.ok, bad: count.failed, at: count.time)
+                state.entries[count.target]?.revision = revision
             }
         }
     }
@@ -103,30 +120,87 @@ public final class TargetStates: Sendable {
     /// recording results do not wait for 10,000 snapshots.
     public func snapshots(now: Timestamp = .now(), firing: [String: [FiringAlert]] = [:],
                           uptime: Bool = true) -> [TargetSnapshot] {
+        snapshotSources(now: now, firing: firing, uptime: uptime).map { $0.snapshot() }
+    }
+
+    /// What each target's snapshot is made from, in configuration order, without building the snapshots: a reader
+    /// that keeps what it made of a snapshot compares ``SnapshotSource/key`` and builds only the changed ones.
+    public func snapshotSources(now: Timestamp = .now(), firing: [String: [FiringAlert]] = [:],
+                                uptime: Bool = true) -> [SnapshotSource] {
         let state = state.withLock { $0 }
         return state.order.compactMap { name in
-            state.entries[name].map { Self.snapshot($0, now: now, firing: firing[name] ?? [], uptime: uptime) }
+            state.entries[name].map { SnapshotSource($0, now: now, firing: firing[name] ?? [], uptime: uptime) }
         }
     }
 
     /// One target's snapshot, nil when not configured.
     public func snapshot(_ name: String, now: Timestamp = .now(), firing: [FiringAlert] = []) -> TargetSnapshot? {
-        state.withLock { state in state.entries[name].map { Self.snapshot($0, now: now, firing: firing) } }
+        state.withLock { state in state.entries[name] }.map { SnapshotSource($0, now: now, firing: firing, uptime: true).snapshot() }
     }
+}
 
-    private static func snapshot(
-        _ entry: Entry, now: Timestamp, firing: [FiringAlert], uptime: Bool = true
-    ) -> TargetSnapshot {
-        let target = entry.target
-        var snapshot = TargetSnapshot(
-            name: target.name, url: target.url, endpoint: target.endpoint, labels: target.labels,
-            intervalSeconds: target.interval.inSeconds,
-            status: entry.last?.status ?? .pending, lastResult: entry.last?.result, lastProbeAt: entry.lastProbeAt,
-            consecutiveFailures: entry.consecutiveFailures, firingAlerts: firing,
-            uptime: !uptime ? .init() : .init(lastHour: entry.uptime.ratio(lastSeconds: 3_600, now: now),
-                                               lastDay: entry.uptime.ratio(lastSeconds: 86_400, now: now),
-                                               lastWeek: entry.uptime.ratio(lastSeconds: 604_800, now: now)))
-        snapshot.addresses = entry.last?.addresses
-        return snapshot
+extension TargetStates {
+    /// One target's snapshot before it is built: its entry as it was, its firing alerts and uptime ratios at the
+    /// time asked, and a ``key`` that is equal for two sources only when their snapshots are.
+    public struct SnapshotSource: Sendable {
+        /// Equal keys make equal snapshots.
+        public enum Key: Sendable, Equatable {
+            /// A target of ``TargetStates``: the entry's revision (every change to it takes a new one), its firing
+            /// alerts and its uptime ratios, the only parts of a snapshot that move without the entry changing.
+            case state(revision: UInt64, firing: [FiringAlert], uptime: TargetSnapshot.Uptime)
+            /// A snapshot made elsewhere, compared whole (boxed: a key stays a few words, where a snapshot is hundreds
+            /// of bytes and the feed keeps a key per target).
+            indirect case snapshot(TargetSnapshot)
+        }
+
+        public let name: String
+        private let origin: Origin
+
+        private enum Origin: Sendable {
+            case entry(Entry, firing: [FiringAlert], uptime: TargetSnapshot.Uptime)
+            indirect case made(TargetSnapshot)
+        }
+
+        fileprivate init(_ entry: Entry, now: Timestamp, firing: [FiringAlert], uptime: Bool) {
+            let ratios = !uptime ? TargetSnapshot.Uptime() : .init(
+                lastHour: entry.uptime.ratio(lastSeconds: 3_600, now: now),
+                lastDay: entry.uptime.ratio(lastSeconds: 86_400, now: now),
+                lastWeek: entry.uptime.ratio(lastSeconds: 604_800, now: now))
+            name = entry.target.name
+            origin = .entry(entry, firing: firing, uptime: ratios)
+        }
+
+        /// A source for a snapshot already made.
+        public init(_ snapshot: TargetSnapshot) {
+            name = snapshot.name
+            origin = .made(snapshot)
+        }
+
+        /// What the snapshot depends on.
+        public var key: Key {
+            switch origin {
+            case .entry(let entry, let firing, let uptime): .state(revision: entry.revision, firing: firing, uptime: uptime)
+            case .made(let snapshot): .snapshot(snapshot)
+            }
+        }
+
+        /// The snapshot.
+        public func snapshot() -> TargetSnapshot {
+            switch origin {
+            case .made(let snapshot): snapshot
+            case .entry(let entry, let firing, let uptime): Self.snapshot(entry, firing: firing, uptime: uptime)
+            }
+        }
+
+        private static func snapshot(_ entry: Entry, firing: [FiringAlert], uptime: TargetSnapshot.Uptime) -> TargetSnapshot {
+            let target = entry.target
+            var snapshot = TargetSnapshot(
+                name: target.name, url: target.url, endpoint: target.endpoint, labels: target.labels,
+                intervalSeconds: target.interval.inSeconds,
+                status: entry.last?.status ?? .pending, lastResult: entry.last?.result, lastProbeAt: entry.lastProbeAt,
+                consecutiveFailures: entry.consecutiveFailures, firingAlerts: firing, uptime: uptime)
+            snapshot.addresses = entry.last?.addresses
+            return snapshot
+        }
     }
 }

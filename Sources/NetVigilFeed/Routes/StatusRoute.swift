@@ -2,8 +2,8 @@ import Hummingbird
 import NetVigilStore
 
 extension FeedRoutes {
-    /// `GET /v1/status`: the whole state in one document (``StatusReport``); targets whose snapshot did not change
-    /// since the last request are not encoded again (``TargetFragmentCache``). `?view=brief` sends each target as
+    /// `GET /v1/status`: the whole state in one document (``StatusReport``); targets whose state did not change
+    /// since the last request are neither built nor encoded again (``TargetFragmentCache``). `?view=brief` sends each target as
     /// ``BriefTargetSnapshot`` (what `netvigil status` shows); `?view=full` is the default.
     static func addStatus(to router: Router<BasicRequestContext>, state: FeedState) {
         router.get("/v1/status") { request, _ -> Response in
@@ -16,10 +16,11 @@ extension FeedRoutes {
                 store: try await state.store.statistics(),
                 reachability: await state.reachabilitySnapshot(),
                 captivePortal: state.portal?.verdict,
-                targets: state.targetSnapshots(now: now, uptime: !brief),  // the brief view has no uptime
+                targets: [],
                 health: state.health.map { StatusReport.Health($0.check()) })
-            let encoded = brief ? try report.encodedJSON(cache: state.briefStatusFragments)
-                                : try report.encodedJSON(cache: state.statusFragments)
+            let sources = state.targetSources(now: now, uptime: !brief)  // the brief view has no uptime
+            let encoded = brief ? try report.encodedJSON(targets: sources, cache: state.briefStatusFragments)
+                                : try report.encodedJSON(targets: sources, cache: state.statusFragments)
             return Response(status: .ok, headers: [.contentType: "application/json"],
                             body: ResponseBody(contentLength: encoded.count) { writer in
                                 var chunks = encoded.chunks()
