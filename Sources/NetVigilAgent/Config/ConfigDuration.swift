@@ -8,7 +8,7 @@ public enum ConfigDuration {
 
     /// Parses `text`; nil when it is not a duration.
     public static func parse(_ text: String) -> Duration? {
-        var rest = Substring(text.trimmingCharacters(in: .whitespaces))
+        var rest = ConfigText.trimmingBlanks(text)
         guard !rest.isEmpty else { return nil }
         var total: Int64 = 0
         while !rest.isEmpty {

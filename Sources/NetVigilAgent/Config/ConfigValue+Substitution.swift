@@ -23,7 +23,7 @@ extension ConfigValue {
     /// Expands `${NAME}`, `${file:PATH}` and `$${` in `text`. The environment is read only for a `${NAME}`: a copy
     /// of it for every string value was 40 % of loading 10,000 targets (docs/performance.md, reload).
     func substituted(_ text: String) throws -> String {
-        guard text.contains("${") else { return text }
+        guard ConfigText.containsReference(text) else { return text }
         var result = ""
         var rest = Substring(text)
         while let start = rest.range(of: "${") {

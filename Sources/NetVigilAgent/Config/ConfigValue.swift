@@ -89,7 +89,7 @@ public struct ConfigValue: @unchecked Sendable {
     /// The value as a non-empty string scalar.
     public func nonEmptyString() throws -> String {
         let value = try string()
-        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw error("must not be empty") }
+        guard !ConfigText.isBlank(value) else { throw error("must not be empty") }
         return value
     }
 

@@ -7,8 +7,7 @@ extension TargetsSection {
     /// Reads `addresses: first | all` and `connect_to: [ADDR, ...]` once the target's `ip:` and proxy are known:
     /// each `connect_to` entry must be an IP literal of an allowed family, listed once; neither key goes with a
     /// proxy (the proxy connects to the origin).
-    static func applyAddresses(to target: inout ProbeTarget, item: ConfigValue) throws {
-        let mapping = try item.mapping(allowedKeys: allowedKeys)
+    static func applyAddresses(to target: inout ProbeTarget, mapping: ConfigMapping) throws {
         let proxied = target.configuration.proxy.map { $0.applies(to: target.host) } ?? false
         if let value = mapping["addresses"] {
             target.probesEachAddress = try value.oneOf(["first", "all"]) == "all"

@@ -6,8 +6,7 @@ extension TargetsSection {
 
     /// Sets the target's `http_version` (`auto`, `"1.1"` or `"2"`; default `auto`). `"2"` needs an https:// URL:
     /// HTTP/2 is only spoken over TLS.
-    static func applyHTTPVersion(to target: inout ProbeTarget, item: ConfigValue) throws {
-        let mapping = try item.mapping(allowedKeys: allowedKeys)
+    static func applyHTTPVersion(to target: inout ProbeTarget, mapping: ConfigMapping) throws {
         guard let value = mapping[httpVersionKey] else { return }
         let choices = HTTPVersionPreference.allCases.map(\.rawValue)
         guard let version = HTTPVersionPreference(rawValue: try value.oneOf(choices)) else { return }

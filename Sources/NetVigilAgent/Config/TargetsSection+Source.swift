@@ -12,8 +12,7 @@ extension TargetsSection {
     /// family); not with a proxy (the proxy's own network decides the path to the origin); paths × addresses (the
     /// `connect_to` count, or up to `HTTPProber.maxAddressesPerProbe` with `addresses: all`) at most
     /// `maxProbesPerTick`.
-    static func applySource(to target: inout ProbeTarget, item: ConfigValue) throws {
-        let mapping = try item.mapping(allowedKeys: allowedKeys)
+    static func applySource(to target: inout ProbeTarget, mapping: ConfigMapping) throws {
         guard let value = mapping[sourceKey] else { return }
         let keys = ["interface", "interfaces", "address"]
         let source = try value.mapping(allowedKeys: keys)

@@ -75,11 +75,13 @@ public struct TargetsSection: Sendable {
         }
         for item in items {
             let target = try collector.attempt { () throws -> ProbeTarget in
-                var target = try Self.target(item, policies: policies, sinkNames: sinkNames)
-                try Self.applyProxy(to: &target, item: item, default: proxy)
-                try Self.applyAddresses(to: &target, item: item)
-                try Self.applyHTTPVersion(to: &target, item: item)
-                try Self.applySource(to: &target, item: item)
+                // The item's keys are checked once; each part of the target reads them from this mapping.
+                let mapping = try item.mapping(allowedKeys: Self.allowedKeys)
+                var target = try Self.target(item, mapping: mapping, policies: policies, sinkNames: sinkNames)
+                try Self.applyProxy(to: &target, mapping: mapping, default: proxy)
+                try Self.applyAddresses(to: &target, mapping: mapping)
+                try Self.applyHTTPVersion(to: &target, mapping: mapping)
+                try Self.applySource(to: &target, mapping: mapping)
                 target.labels = labels.merging(target.labels)
                 // The top-level labels are not in the target's YAML: a change to them restarts the target's series.
                 target.fingerprint += "\nlabels \(target.labels.pairs.map { "\($0.name)=\($0.value)" })"
@@ -96,12 +98,14 @@ public struct TargetsSection: Sendable {
         }
     }
 
-    private static func target(_ item: ConfigValue, policies: TLSPoliciesSection, sinkNames: [String]) throws -> ProbeTarget {
-        let mapping = try item.mapping(allowedKeys: allowedKeys)
+    /// The characters of a target name.
+    private static let nameCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+
+    private static func target(_ item: ConfigValue, mapping: ConfigMapping, policies: TLSPoliciesSection,
+                               sinkNames: [String]) throws -> ProbeTarget {
         let nameValue = try mapping.required("name")
         let name = try nameValue.nonEmptyString()
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-        guard name.count <= 64, name.allSatisfy({ allowed.contains($0) }) else {
+        guard name.count <= 64, name.allSatisfy({ nameCharacters.contains($0) }) else {
             throw nameValue.error("target names use letters, digits, '.', '_' and '-' (at most 64)")
         }
 
@@ -116,7 +120,7 @@ public struct TargetsSection: Sendable {
         guard components.user == nil, components.password == nil else {
             throw urlValue.error("credentials in the URL are not accepted; use basic_auth: { user, password_file }")
         }
-        let host = rawHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        let host = ConfigText.trimmingBrackets(rawHost).lowercased()
         let port = components.port ?? service?.defaultPort ?? (scheme == "https" ? 443 : 80)
 
         let interval = try mapping["interval"]?.duration(minimum: .milliseconds(100)) ?? defaultInterval
