@@ -135,7 +135,8 @@ public final class TargetStates: Sendable {
 
     /// One target's snapshot, nil when not configured.
     public func snapshot(_ name: String, now: Timestamp = .now(), firing: [FiringAlert] = []) -> TargetSnapshot? {
-        state.withLock { state in state.entries[name] }.map { SnapshotSource($0, now: now, firing: firing, uptime: true).snapshot() }
+        state.withLock { state in state.entries[name] }
+            .map { SnapshotSource($0, now: now, firing: firing, uptime: true).snapshot() }
     }
 }
 
