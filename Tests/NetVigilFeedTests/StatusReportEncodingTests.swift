@@ -111,6 +111,11 @@ final class StatusReportEncodingTests: XCTestCase {
         try check("a result")
         try check("an alert", firing: ["api": [FiringAlert(target: "api", kind: "pin_mismatch", since: .now(), message: "pin")]])
         try check("the alert resolved")
+        states.configure(try AgentConfiguration(yaml: Self.yaml, file: "t.yml").targets.targets)
+        try check("a reload that changed nothing")
+        let relabeled = try AgentConfiguration(yaml: Self.yaml.replacingOccurrences(of: "team: edge", with: "team: core"), file: "t.yml")
+        states.configure(relabeled.targets.targets)
+        try check("a reload that changed the top-level labels")
         let reloaded = try AgentConfiguration(yaml: Self.yaml.replacingOccurrences(of: "https://down.example.com/", with: "https://down.example.com/moved"),
                                               file: "t.yml")
         states.configure(reloaded.targets.targets)

@@ -51,6 +51,24 @@ public final class TargetStates: Sendable {
         }
     }
 
+    /// What a snapshot shows of a target's configuration. Snapshots take it from here alone, so a reload that leaves
+    /// it equal leaves them equal.
+    fileprivate struct Shown: Equatable {
+        var name: String
+        var url: String
+        var endpoint: String
+        var labels: TargetLabels
+        var intervalSeconds: Double
+
+        init(_ target: ProbeTarget) {
+            name = target.name
+            url = target.url
+            endpoint = target.endpoint
+            labels = target.labels
+            intervalSeconds = target.interval.inSeconds
+        }
+    }
+
     private struct State {
         var order: [String] = []
         var entries: [String: Entry] = [:]
@@ -74,9 +92,17 @@ public final class TargetStates: Sendable {
             var entries: [String: Entry] = [:]
             entries.reserveCapacity(targets.count)
             for target in targets {
-                var entry = state.entries.removeValue(forKey: target.name) ?? Entry(target: target)
+                var entry: Entry
+                if let kept = state.entries.removeValue(forKey: target.name) {
+                    entry = kept
+                    // A reload that leaves what a snapshot shows of the target keeps its revision (and the feed's
+                    // encoded JSON of it).
+                    if Shown(kept.target) != Shown(target) { entry.revision = state.nextRevision() }
+                } else {
+                    entry = Entry(target: target)
+                    entry.revision = state.nextRevision()
+                }
                 entry.target = target
-                entry.revision = state.nextRevision()
                 entries[target.name] = entry
             }
             state.order = targets.map(\.name)
@@ -194,10 +220,10 @@ extension TargetStates {
         }
 
         private static func snapshot(_ entry: Entry, firing: [FiringAlert], uptime: TargetSnapshot.Uptime) -> TargetSnapshot {
-            let target = entry.target
+            let shown = Shown(entry.target)
             var snapshot = TargetSnapshot(
-                name: target.name, url: target.url, endpoint: target.endpoint, labels: target.labels,
-                intervalSeconds: target.interval.inSeconds,
+                name: shown.name, url: shown.url, endpoint: shown.endpoint, labels: shown.labels,
+                intervalSeconds: shown.intervalSeconds,
                 status: entry.last?.status ?? .pending, lastResult: entry.last?.result, lastProbeAt: entry.lastProbeAt,
                 consecutiveFailures: entry.consecutiveFailures, firingAlerts: firing, uptime: uptime)
             snapshot.addresses = entry.last?.addresses

@@ -15,10 +15,10 @@ final class SnapshotSourceTests: XCTestCase {
         return states
     }
 
-    private func targets(url: String) throws -> [ProbeTarget] {
+    private func targets(url: String, extra: String = "") throws -> [ProbeTarget] {
         try AgentConfiguration(yaml: """
             targets:
-              - { name: a, url: "\(url)" }
+              - { name: a, url: "\(url)"\(extra.isEmpty ? "" : ", " + extra) }
               - { name: b, url: "https://b.example/" }
             """, file: "t.yml").targets.targets
     }
@@ -54,9 +54,18 @@ final class SnapshotSourceTests: XCTestCase {
         let alert = FiringAlert(target: "a", kind: "target_down", since: now, message: "down")
         XCTAssertNotEqual(keys(states, firing: ["a": [alert]])["a"], skipped["a"], "a firing alert")
 
+        states.configure(try targets(url: "https://a.example/"))
+        XCTAssertEqual(keys(states), skipped, "a reload that changed nothing the snapshots show")
+        states.configure(try targets(url: "https://a.example/", extra: "timeout: 5s"))
+        XCTAssertEqual(keys(states), skipped, "a reload that changed only the timeout, which snapshots do not show")
+        states.configure(try targets(url: "https://a.example/", extra: "interval: 5m"))
+        XCTAssertNotEqual(keys(states)["a"], skipped["a"], "a reload that changed the interval")
+        states.configure(try targets(url: "https://a.example/", extra: "labels: { team: x }"))
+        XCTAssertNotEqual(keys(states)["a"], skipped["a"], "a reload that changed the labels")
         states.configure(try targets(url: "https://a.example/moved"))
         let reloaded = keys(states)
-        XCTAssertNotEqual(reloaded["a"], skipped["a"], "a reload")
+        XCTAssertNotEqual(reloaded["a"], skipped["a"], "a reload that changed the URL")
+        XCTAssertEqual(reloaded["b"], skipped["b"], "the other target, unchanged")
 
         states.seed([Store.OutcomeCount(target: "b", time: now, ok: 3, failed: 1)])
         XCTAssertNotEqual(keys(states)["b"], reloaded["b"], "seeded history")
