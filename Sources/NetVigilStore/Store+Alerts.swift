@@ -155,7 +155,7 @@ extension Store {
 
     private func writeAsync<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try await pool.write(body)
+            return try await writeChecked(body)
         } catch {
             throw Store.classify(error, path: path)
         }

@@ -72,7 +72,7 @@ extension Store {
                                  sql: String) async throws -> Int {
         try await inBatches(batchSize) {
             do {
-                return try await pool.write { db in
+                return try await writeChecked { db in
                     try db.execute(sql: sql, arguments: [batchSize])
                     if clearsIDCache, db.changesCount > 0 {
                         // Inside the transaction: the next writer cannot see a stale id.

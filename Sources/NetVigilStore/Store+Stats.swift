@@ -63,7 +63,7 @@ extension Store {
     public func startRowTally() async throws {
         guard !isReadOnly else { return }
         do {
-            try await pool.write { db in
+            try await writeChecked { db in
                 self.rowTally.start(RowTally.Counts(
                     probeResults: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM probe_results") ?? 0,
                     reachabilityEvents: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reachability_events") ?? 0))

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Logging
 import ServiceLifecycle
 import XCTest
@@ -103,9 +104,33 @@ final class StoreTests: XCTestCase {
         try await store.write(WriteBatch(probes: [Fixtures.probe(2)]))
         let after = try await store.statistics()
         XCTAssertEqual(after.certificates, 3)
-        // Batches run with foreign keys off (no statement journals); the writer connection gets them back after.
-        let foreignKeys = try await store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA foreign_keys") }
+        // Batches run with foreign keys off (no statement journals); every other write has them on.
+        let foreignKeys = try await store.writeChecked { db in try Int.fetchOne(db, sql: "PRAGMA foreign_keys") }
         XCTAssertEqual(foreignKeys, 1)
+    }
+
+    func testConsecutiveBatchesKeepTheirPreparedStatementsAndCheckedWritesEnforceForeignKeys() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        for n in 1...3 { try await store.write(WriteBatch(probes: [Fixtures.probe(n)])) }
+        // Each switch of foreign keys expires every prepared statement, which SQLite then parses again.
+        let insert = ProbeColumn.insertSQL(rows: 1)
+        let reprepared = try await store.pool.writeWithoutTransaction { db in
+            sqlite3_stmt_status(try db.cachedStatement(sql: insert).sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
+        }
+        XCTAssertEqual(reprepared, 0, "a batch after a batch switched foreign keys")
+
+        do {
+            try await store.writeChecked { db in
+                try db.execute(sql: "INSERT INTO probe_results (time_ms, target, outcome, served_chain_id) VALUES (1, 'x', 'ok', 999999)")
+            }
+            XCTFail("a checked write stored a result pointing at no chain")
+        } catch {
+            XCTAssertEqual((error as? DatabaseError)?.extendedResultCode, .SQLITE_CONSTRAINT_FOREIGNKEY, "\(error)")
+        }
+        try await store.write(WriteBatch(probes: [Fixtures.probe(4)]))
+        let stats = try await store.statistics()
+        XCTAssertEqual(stats.probeResults, 4)
     }
 
     func testReadersAreNotBlockedByAWriter() async throws {
