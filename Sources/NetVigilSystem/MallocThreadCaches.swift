@@ -54,15 +54,8 @@ public enum MallocThreadCaches {
     /// Names the process (`/proc/self/comm`, which `ps` shows: 15 bytes at most) after the last path component of
     /// its first argument when it is called `exe`, the name an `exec` of `/proc/self/exe` gives it.
     static func restoreName() {
-        let reading = open("/proc/self/comm", O_RDONLY | O_CLOEXEC)
-        guard reading >= 0 else { return }
-        var current = [UInt8](repeating: 0, count: 17)
-        let length = current.withUnsafeMutableBytes { buffer in
-            SystemCall.retryingOnInterrupt { read(reading, buffer.baseAddress, buffer.count) }
-        }
-        close(reading)
-        guard length > 0, current[..<length].elementsEqual("exe\n".utf8),
-              let first = CommandLine.arguments.first, let name = first.split(separator: "/").last, name != "exe" else { return }
+        guard ResidentPages.readFile("/proc/self/comm") == "exe\n", let first = CommandLine.arguments.first,
+              let name = first.split(separator: "/").last, name != "exe" else { return }
         let writing = open("/proc/self/comm", O_WRONLY | O_CLOEXEC)
         guard writing >= 0 else { return }
         defer { close(writing) }
@@ -75,17 +68,7 @@ public enum MallocThreadCaches {
     /// Whether the kernel marked this program's `exec` as gaining privileges (`AT_SECURE` in `/proc/self/auxv`, the
     /// auxiliary vector's type and value pairs); true when that cannot be read.
     static func gainedPrivilegesAtExec() -> Bool {
-        let descriptor = open("/proc/self/auxv", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return true }
-        defer { close(descriptor) }
-        var words = [UInt64](repeating: 0, count: 256)
-        let length = words.withUnsafeMutableBytes { buffer in
-            SystemCall.retryingOnInterrupt { read(descriptor, buffer.baseAddress, buffer.count) }
-        }
-        guard length > 0 else { return true }
-        for index in stride(from: 0, to: length / 8 - 1, by: 2) where words[index] == UInt64(AT_SECURE) {
-            return words[index + 1] != 0
-        }
-        return true
+        guard let secure = ResidentPages.auxiliaryValue(UInt64(AT_SECURE)) else { return true }
+        return secure != 0
     }
 }

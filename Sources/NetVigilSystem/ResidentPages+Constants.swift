@@ -78,7 +78,7 @@ extension ResidentPages {
     }
 
     /// One value of the process's auxiliary vector (`/proc/self/auxv`: pairs of 64-bit type and value).
-    private static func auxiliaryValue(_ type: UInt64) -> UInt64? {
+    static func auxiliaryValue(_ type: UInt64) -> UInt64? {
         let descriptor = SystemCall.retryingOnInterrupt { open("/proc/self/auxv", O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

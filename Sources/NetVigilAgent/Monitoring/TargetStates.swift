@@ -15,8 +15,9 @@ public final class TargetStates: Sendable {
         var consecutiveFailures = 0
         var uptime = UptimeCounter()
 
-        /// Takes a result in.
-        mutating func record(_ record: ProbeRecord, addresses: [ProbeRecord]?) {
+        /// Takes a result in, as the change `revision`.
+        mutating func record(_ record: ProbeRecord, addresses: [ProbeRecord]?, revision: UInt64) {
+            self.revision = revision
             last = LastProbe(record, addresses: addresses)
             switch record.outcome {
             case .ok:
@@ -30,6 +31,12 @@ public final class TargetStates: Sendable {
             case .skipped:
                 break
             }
+        }
+
+        /// Adds stored history to the uptime counts, as the change `revision`.
+        mutating func seed(_ count: Store.OutcomeCount, revision: UInt64) {
+            self.revision = revision
+            uptime.add(good: count.ok, bad: count.failed, at: count.time)
         }
     }
 
@@ -114,20 +121,18 @@ public final class TargetStates: Sendable {
     /// The entry is changed in place: its uptime counts are not copied for every result.
     public func record(_ record: ProbeRecord, addresses: [ProbeRecord]? = nil) {
         state.withLock { state in
-            guard state.entries[record.target] != nil else { return }
+            // Revisions are opaque: one taken for a target no longer configured changes nothing.
             let revision = state.nextRevision()
-            state.entries[record.target]?.record(record, addresses: addresses)
-            state.entries[record.target]?.revision = revision
+            state.entries[record.target]?.record(record, addresses: addresses, revision: revision)
         }
     }
 
     /// Seeds uptime counters from stored history (daemon start).
     public func seed(_ counts: [Store.OutcomeCount]) {
         state.withLock { state in
-            for count in counts where state.entries[count.target] != nil {
+            for count in counts {
                 let revision = state.nextRevision()
-                state.entries[count.target]?.uptime.add(good: count.ok, bad: count.failed, at: count.time)
-                state.entries[count.target]?.revision = revision
+                state.entries[count.target]?.seed(count, revision: revision)
             }
         }
     }
