@@ -112,8 +112,9 @@ final class UptimeCounterTests: XCTestCase {
         XCTAssertEqual(counter.ratio(lastSeconds: 3_600, now: now), 0.5, "both counts stop at UInt32.max")
     }
 
-    /// Against a plain sum over every result kept: 3,000 results over 9 days, some out of order, checked every 13
-    /// minutes, so windows start at every slot of both rings and wrap round their ends.
+    /// Against a plain sum over every result kept: 3,000 results over 9 days, some out of order, checked as they
+    /// come in (windows read from each ring's running sums, which every add and every cleared slot moves) and then
+    /// every 13 minutes, so windows start at every slot of both rings and wrap round their ends.
     func testWindowsMatchASumOverTheResultsAtEveryRingPosition() {
         var counter = UptimeCounter()
         var results: [(time: Int64, good: Int, bad: Int)] = []
@@ -124,18 +125,8 @@ final class UptimeCounterTests: XCTestCase {
         }
         let start = now.milliseconds - 9 * 86_400_000
         var newest = (minute: Int64.min, hour: Int64.min)
-        var clock = start
-        for _ in 0..<3_000 {
-            clock += Int64(random(260_000))
-            let time = clock - (random(10) == 0 ? Int64(random(7_200_000)) : 0)
-            let (good, bad) = (random(3), random(2))
-            counter.add(good: good, bad: bad, at: Timestamp(milliseconds: time))
-            results.append((time, good, bad))
-            newest = (max(newest.minute, time.floorDiv(60_000)), max(newest.hour, time.floorDiv(3_600_000)))
-        }
         var checked = 0
-        var at = start
-        while at <= clock + 3_600_000 {
+        func check(at: Int64) {
             for (seconds, width, span, newestBucket) in [(Int64(3_600), Int64(60_000), Int64(60), newest.minute),
                                                          (86_400, 3_600_000, 168, newest.hour),
                                                          (604_800, 3_600_000, 168, newest.hour)] {
@@ -148,9 +139,23 @@ final class UptimeCounterTests: XCTestCase {
                                "\(seconds) s window at \(at)")
                 checked += 1
             }
+        }
+        var clock = start
+        for added in 0..<3_000 {
+            clock += Int64(random(260_000))
+            let time = clock - (random(10) == 0 ? Int64(random(7_200_000)) : 0)
+            let (good, bad) = (random(3), random(2))
+            counter.add(good: good, bad: bad, at: Timestamp(milliseconds: time))
+            results.append((time, good, bad))
+            newest = (max(newest.minute, time.floorDiv(60_000)), max(newest.hour, time.floorDiv(3_600_000)))
+            if added % 5 == 0 { check(at: clock + Int64(random(90_000))) }
+        }
+        var at = start
+        while at <= clock + 3_600_000 {
+            check(at: at)
             at += 13 * 60_000
         }
-        XCTAssertGreaterThan(checked, 1_000)
+        XCTAssertGreaterThan(checked, 2_500)
     }
 }
 
