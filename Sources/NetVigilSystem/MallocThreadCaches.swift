@@ -7,7 +7,8 @@ import Glibc
 /// Each thread keeps up to seven freed blocks of every small size for itself; malloc counts them as in use and
 /// `malloc_trim` cannot give them back. In a daemon of 11–15 threads they made the heap drift up by ~0.6 MB in an
 /// hour after a busy start, and with them off every measured run stayed flat and 0.6–1.1 MB smaller; an idle daemon's
-/// CPU did not change, 10,000 targets cost 11–13 % more (docs/performance.md, Footprint and start-up). glibc reads the
+/// CPU did not change; 10,000 targets cost 11–13 % more until the store writer stopped re-parsing its statements, and
+/// no measurable CPU since (docs/performance.md, Footprint and start-up). glibc reads the
 /// setting only from `GLIBC_TUNABLES` when a process starts (there is no `mallopt` for it), so the daemon executes
 /// itself again with it added.
 public enum MallocThreadCaches {
