@@ -39,7 +39,13 @@ struct RunCommand: AsyncParsableCommand {
             let configuration = try loadConfiguration(config)
             LogBootstrap.bootstrap(level: configuration.log.level)
             let logger = Logger(label: "netvigil")
-            DescriptorLimit.raiseToHardLimit(logger: logger)
+            // Probes and the daemon's own files get their descriptors first; feed clients share what is left.
+            let descriptors = DescriptorBudget(limit: DescriptorLimit.raiseToHardLimit(logger: logger),
+                                               processors: ProcessInfo.processInfo.activeProcessorCount,
+                                               scheduler: configuration.scheduler, feed: configuration.feed)
+            for adjustment in descriptors.adjustments {
+                logger.warning("setting lowered to fit the open-file limit", metadata: ["adjustment": "\(adjustment)"])
+            }
             for warning in configuration.warnings { logger.warning("configuration warning", metadata: ["warning": "\(warning)"]) }
 
             // A busy feed port fails here, before anything starts, rather than inside the running group.
@@ -55,7 +61,7 @@ struct RunCommand: AsyncParsableCommand {
                 throw CLIFailure(error.kind == .io ? .ioError : .dataError, "storage: \(error)")
             }
             let metrics = FeedMetrics()
-            let events = EventHub(maxSubscribers: configuration.feed.maxEventSubscribers)
+            let events = EventHub(maxSubscribers: descriptors.eventSubscribers)
             let states = TargetStates()
             let writer = StoreWriter(store: store, logger: Logger(label: "netvigil.store"),
                                      maxQueuedRows: configuration.storage.maxQueuedRows,
@@ -85,7 +91,7 @@ struct RunCommand: AsyncParsableCommand {
                 prober: HTTPProber(), writer: writer, states: states, events: events, alerts: alerts,
                 metrics: metrics.agent, reachability: monitor, alertsCommitted: { dispatcher.wake() },
                 logger: Logger(label: "netvigil.probe"))
-            let scheduler = ProbeScheduler(targets: configuration.targets.targets, concurrency: configuration.scheduler.concurrency,
+            let scheduler = ProbeScheduler(targets: configuration.targets.targets, concurrency: descriptors.concurrency,
                                            pipeline: pipeline, logger: Logger(label: "netvigil.scheduler"))
             metrics.agent.follow(scheduler: scheduler.statistics)
             let health = DaemonHealth(scheduler: scheduler, writer: writer, metrics: metrics.agent)
@@ -98,7 +104,7 @@ struct RunCommand: AsyncParsableCommand {
                     states.seed(counts)
                 }
             }
-            let feedConfiguration = FeedConfiguration(configuration.feed)
+            let feedConfiguration = FeedConfiguration(descriptors.applied(to: configuration.feed))
             // The reload compares these with the start-up settings; captured alone, so the start-up target list is
             // not kept alive next to the reloaded one.
             let (startupStorage, startupFeed) = (configuration.storage, configuration.feed)

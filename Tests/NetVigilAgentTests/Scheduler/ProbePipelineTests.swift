@@ -102,4 +102,16 @@ final class ProbePipelineTests: XCTestCase {
         let transport = ProbeError.Kind.allCases.filter(\.mayBeNetworkLoss)
         XCTAssertEqual(transport, [.dns, .connectRefused, .connectTimeout, .connect, .tlsHandshake, .httpProtocol, .timeout])
     }
+
+    /// The agent's own shortage is stored as skipped with the error, so it counts neither for nor against the target.
+    func testTheAgentsOwnShortageIsStoredAsSkipped() throws {
+        let configuration = try AgentConfiguration(yaml: "targets:\n  - { name: api, url: \"https://api.test/\" }\n", file: "n.yml")
+        let target = try XCTUnwrap(configuration.targets.targets.first)
+        let error = ProbeError(.resourceExhausted, "cannot connect to 192.0.2.7:443: the agent is out of file descriptors")
+        let record = ProbePipeline.agentFailure(target, error: error, reachability: nil, now: Timestamp(milliseconds: 1_000))
+        XCTAssertEqual(record.outcome, .skipped)
+        XCTAssertEqual(record.errorKind, .resourceExhausted)
+        XCTAssertEqual(record.errorMessage, "not probed: cannot connect to 192.0.2.7:443: the agent is out of file descriptors")
+        XCTAssertEqual(record.target, "api")
+    }
 }
