@@ -49,7 +49,7 @@ struct ReachabilityCommand: AsyncParsableCommand {
             if watch {
                 let stream = await monitor.changes(for: parsed)
                 for await evaluation in stream {
-                    emit(evaluation)
+                    do { try emit(evaluation) } catch { await monitor.stop(); throw error }
                 }
                 await monitor.stop()
                 return
@@ -57,7 +57,7 @@ struct ReachabilityCommand: AsyncParsableCommand {
             var allReachable = true
             for target in parsed {
                 let evaluation = await monitor.current(target) ?? .unknown(target)
-                emit(evaluation)
+                do { try emit(evaluation) } catch { await monitor.stop(); throw error }
                 if !evaluation.status.isReachable { allReachable = false }
             }
             await monitor.stop()
@@ -79,9 +79,9 @@ struct ReachabilityCommand: AsyncParsableCommand {
         return result
     }
 
-    private func emit(_ evaluation: ReachabilityEvaluation) {
+    private func emit(_ evaluation: ReachabilityEvaluation) throws {
         let line = json ? evaluation.jsonLine() : Self.humanLine(evaluation)
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        try StandardStream.output.emit(line + "\n")
     }
 
     static func humanLine(_ e: ReachabilityEvaluation) -> String {

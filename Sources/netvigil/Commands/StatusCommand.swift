@@ -72,8 +72,8 @@ struct StatusCommand: AsyncParsableCommand {
                 throw CLIFailure(.ioError, "the feed at \(feed) answered HTTP \(status): \(Self.errorText(body))")
             }
             if json {
-                FileHandle.standardOutput.write(body)
-                if body.last != UInt8(ascii: "\n") { FileHandle.standardOutput.write(Data("\n".utf8)) }
+                try StandardStream.output.emit(body)
+                if body.last != UInt8(ascii: "\n") { try StandardStream.output.emit("\n") }
                 if !check { return }
             }
             guard let document = try? JSONDecoder().decode(StatusDocument.self, from: body) else {

@@ -49,7 +49,7 @@ func printError(_ message: String) {
     writeStandardError("netvigil: " + message.replacingOccurrences(of: "\n", with: " ") + "\n")
 }
 
-/// Writes text to stderr unbuffered.
+/// Writes text to stderr unbuffered; a stderr that cannot take it (closed pipe, full disk) loses the text.
 func writeStandardError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    StandardStream.error.write(text)
 }

@@ -44,7 +44,9 @@ struct ConsoleLogHandler: LogHandler {
             line += " \(key)=" + (needsQuotes ? "\"\(value.replacingOccurrences(of: "\"", with: "\\\""))\"" : value)
         }
         line = line.replacingOccurrences(of: "\n", with: " ") + "\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        // A line stderr cannot take (journald restarting, a full disk under a redirected log) is lost; the
+        // daemon goes on.
+        StandardStream.error.write(line)
     }
 
     static func syslogPriority(_ level: Logger.Level) -> Int {
