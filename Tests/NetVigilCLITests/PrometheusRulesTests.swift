@@ -12,7 +12,7 @@ final class PrometheusRulesTests: XCTestCase {
     private let requiredAlerts = [
         "NetvigilPinMismatch", "NetvigilTrustFailure", "NetvigilCertificateExpiresSoon", "NetvigilTargetDown",
         "NetvigilHostNotReachable", "NetvigilAlertsUndelivered", "NetvigilAgentDown",
-        "NetvigilPinMismatchAllAgents", "NetvigilPinMismatchSomeAgents",
+        "NetvigilPinMismatchAllAgents", "NetvigilPinMismatchSomeAgents", "NetvigilDescriptorsNearLimit",
     ]
 
     /// The metric names the daemon's /metrics serves (issue #6 §4), plus Prometheus's own `up`.
@@ -21,6 +21,7 @@ final class PrometheusRulesTests: XCTestCase {
         "netvigil_tls_trusted", "netvigil_tls_pin_match", "netvigil_tls_earliest_cert_expiry_timestamp_seconds",
         "netvigil_reachability_status", "netvigil_reachability_flag", "netvigil_netlink_resyncs_total",
         "netvigil_alerts_pending", "netvigil_alerts_sent_total", "netvigil_build_info", "up",
+        "process_open_fds", "process_max_fds",
     ]
 
     /// A tool from a Debian package; its absence fails the test (make test installs the package).
@@ -61,7 +62,7 @@ final class PrometheusRulesTests: XCTestCase {
             let expression = try XCTUnwrap(block.components(separatedBy: "expr: ").dropFirst().first?
                 .prefix { !$0.isNewline }, name)
             let identifiers = expression.matches(of: /[a-zA-Z_:][a-zA-Z0-9_:]*(?=[{\s]|$)/).map { String($0.output) }
-            let metrics = identifiers.filter { $0 == "up" || $0.hasPrefix("netvigil_") }
+            let metrics = identifiers.filter { $0 == "up" || $0.hasPrefix("netvigil_") || $0.hasPrefix("process_") }
             XCTAssertFalse(metrics.isEmpty, "\(name): \(expression)")
             for metric in metrics {
                 XCTAssertTrue(knownMetrics.contains(metric), "\(name) uses \(metric), which the daemon does not serve")

@@ -276,6 +276,8 @@ extension MetricsTests {
         netvigil_tls_trusted{target="mail",endpoint="https://api.example.test/health",site="fra1"} 1.0
         # HELP process_cpu_seconds_total CPU time the netvigil process has used, user and system, in seconds.
         # TYPE process_cpu_seconds_total counter
+        # HELP process_max_fds The netvigil process's open-file limit (soft RLIMIT_NOFILE); absent when unlimited.
+        # TYPE process_max_fds gauge
         # HELP process_open_fds File descriptors the netvigil process has open.
         # TYPE process_open_fds gauge
         # HELP process_resident_memory_bytes Resident set size of the netvigil process, in bytes.

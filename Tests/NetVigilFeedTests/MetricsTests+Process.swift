@@ -43,6 +43,9 @@ extension MetricsTests {
         XCTAssertEqual(after.type["process_cpu_seconds_total"], "counter")
         let fds = try XCTUnwrap(after.samples["process_open_fds"])
         XCTAssertGreaterThanOrEqual(fds, 3)
+        var limit = rlimit()
+        XCTAssertEqual(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit), 0)
+        XCTAssertEqual(after.samples["process_max_fds"], Double(limit.rlim_cur), "ulimit -n of the test process")
         let directory = try TemporaryDirectory()
         let handles = try (0..<10).map { index -> FileHandle in
             let path = directory.path("f\(index)")

@@ -26,6 +26,7 @@ extension AgentMetrics {
         public static let processResidentMemory = "process_resident_memory_bytes"
         public static let processCPUSeconds = "process_cpu_seconds_total"
         public static let processOpenFDs = "process_open_fds"
+        public static let processMaxFDs = "process_max_fds"
         public static let processStartTime = "process_start_time_seconds"
         public static let healthy = "netvigil_healthy"
         public static let schedulerStartLateness = "netvigil_scheduler_start_lateness_seconds"
@@ -107,6 +108,9 @@ extension AgentMetrics {
         MetricDescription(
             name: Name.processOpenFDs, kind: .gauge, labels: [],
             help: "File descriptors the netvigil process has open."),
+        MetricDescription(
+            name: Name.processMaxFDs, kind: .gauge, labels: [],
+            help: "The netvigil process's open-file limit (soft RLIMIT_NOFILE); absent when unlimited."),
         MetricDescription(
             name: Name.processStartTime, kind: .gauge, labels: [],
             help: "When the netvigil process started, as a Unix time in seconds."),

@@ -13,6 +13,7 @@ extension AgentMetrics {
         guard let statistics = ProcessStatistics.current() else { return }
         setGauge(Name.processResidentMemory, [], statistics.residentMemoryBytes)
         setGauge(Name.processOpenFDs, [], Double(statistics.openFileDescriptors))
+        if let limit = statistics.maxFileDescriptors { setGauge(Name.processMaxFDs, [], Double(limit)) }
         setGauge(Name.processStartTime, [], statistics.startTime)
         raiseCounter(Name.processCPUSeconds, to: statistics.cpuSeconds)
     }

@@ -9,6 +9,8 @@ public struct ProcessStatistics: Sendable, Equatable {
     public var cpuSeconds: Double
     /// Entries in `/proc/self/fd`.
     public var openFileDescriptors: Int
+    /// The soft `RLIMIT_NOFILE`; nil when unlimited or unreadable.
+    public var maxFileDescriptors: Int?
     /// When the process started, Unix seconds (`starttime` ÷ clock ticks + `btime` of `/proc/stat`).
     public var startTime: Double
 
@@ -25,8 +27,13 @@ public struct ProcessStatistics: Sendable, Equatable {
         let pageSize = Double(sysconf(Int32(_SC_PAGESIZE)))
         guard ticks > 0, pageSize > 0 else { return nil }
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        var limit = rlimit()
+        // RLIM_INFINITY is the largest rlim_t.
+        let maxDescriptors = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_cur <= rlim_t(Int.max)
+            ? Int(limit.rlim_cur) : nil
         return ProcessStatistics(residentMemoryBytes: rss * pageSize, cpuSeconds: (utime + stime) / ticks,
-                                 openFileDescriptors: descriptors, startTime: bootTime() + starttime / ticks)
+                                 openFileDescriptors: descriptors, maxFileDescriptors: maxDescriptors,
+                                 startTime: bootTime() + starttime / ticks)
     }
 
     /// `btime` of `/proc/stat`: boot time, Unix seconds (0 when unreadable).

@@ -16,8 +16,9 @@ final class MetricCatalogueTests: XCTestCase {
         let catalogue = AgentMetrics.catalogue
         XCTAssertEqual(Set(catalogue.map(\.name)).count, catalogue.count, "duplicate metric names")
         for metric in catalogue {
-            // netvigil's own, or the four standard process metrics every Prometheus client exports under these names.
-            let standard = ["process_resident_memory_bytes", "process_cpu_seconds_total", "process_open_fds", "process_start_time_seconds"]
+            // netvigil's own, or the standard process metrics Prometheus clients export under these names.
+            let standard = ["process_resident_memory_bytes", "process_cpu_seconds_total", "process_open_fds", "process_max_fds",
+                            "process_start_time_seconds"]
             XCTAssertTrue(metric.name.hasPrefix("netvigil_") || standard.contains(metric.name), metric.name)
             XCTAssertTrue(Self.isValidName(metric.name, allowColon: true), metric.name)
             // Counters end in _total; nothing else does (promtool lints both).
