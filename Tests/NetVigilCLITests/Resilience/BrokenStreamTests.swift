@@ -28,13 +28,8 @@ final class BrokenStreamTests: XCTestCase {
         self.daemon = daemon
         let script = try daemon.directory.write("broken.py", Self.broken)
         // Every second three probes fail against a closed port, and each failure is a warning on stderr.
-        try daemon.start(config: """
-            storage: { path: n.sqlite }
-            feed: { listen: 127.0.0.1:\(daemon.feedPort) }
-            log: { level: info }
-            targets:
-            \(daemon.targets(3, url: "http://127.0.0.1:\(ProcessRunner.freePort())/"))
-            """, wrapper: ["/usr/bin/python3", script, "1", "2", "--"])
+        try daemon.start(config: daemon.configuration(targets: 3, url: "http://127.0.0.1:\(ProcessRunner.freePort())/"),
+                         wrapper: ["/usr/bin/python3", script, "1", "2", "--"])
         try daemon.waitUntil("nine failed probes, each logged", timeout: 20) {
             daemon.metric("netvigil_probes_total", matching: "outcome=\"failed\"") >= 9
         }

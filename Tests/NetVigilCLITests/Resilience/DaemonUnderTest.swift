@@ -18,6 +18,18 @@ final class DaemonUnderTest {
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
     var feed: String { "http://127.0.0.1:\(feedPort)" }
 
+    /// A configuration with the store in the test directory, the feed on `feedPort`, info logs and `count` targets
+    /// probing `url` every second.
+    func configuration(targets count: Int, url: String) -> String {
+        """
+        storage: { path: n.sqlite }
+        feed: { listen: 127.0.0.1:\(feedPort) }
+        log: { level: info }
+        targets:
+        \(targets(count, url: url))
+        """
+    }
+
     /// `count` HTTP targets named t0… probing `url` every `interval`, under the given extra top-level YAML.
     func targets(_ count: Int, url: String, interval: String = "1s", timeout: String = "2s", alerts: Bool = false) -> String {
         (0..<count).map { index in

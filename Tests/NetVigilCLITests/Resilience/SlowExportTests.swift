@@ -50,13 +50,7 @@ final class SlowExportTests: XCTestCase {
         nginx = try NginxProcess(prefix: daemon.directory.path("nginx"), servers: """
                 server { listen 127.0.0.1:\(port); location = /health { return 200 'up'; } }
             """, ports: [port])
-        try daemon.start(config: """
-            storage: { path: n.sqlite }
-            feed: { listen: 127.0.0.1:\(daemon.feedPort) }
-            log: { level: info }
-            targets:
-            \(daemon.targets(100, url: "http://127.0.0.1:\(port)/health"))
-            """)
+        try daemon.start(config: daemon.configuration(targets: 100, url: "http://127.0.0.1:\(port)/health"))
         let readers = try (0..<5).map { index in
             try daemon.python("reader\(index).py", Self.reader, ["\(daemon.feedPort)", "15", daemon.directory.path("reader\(index).out")])
         }
