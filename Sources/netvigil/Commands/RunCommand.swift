@@ -42,7 +42,8 @@ struct RunCommand: AsyncParsableCommand {
             // Probes and the daemon's own files get their descriptors first; feed clients share what is left.
             let descriptors = DescriptorBudget(limit: DescriptorLimit.raiseToHardLimit(logger: logger),
                                                processors: ProcessInfo.processInfo.activeProcessorCount,
-                                               scheduler: configuration.scheduler, feed: configuration.feed)
+                                               scheduler: configuration.scheduler, feed: configuration.feed,
+                                               targets: configuration.targets.targets)
             for adjustment in descriptors.adjustments {
                 logger.warning("setting lowered to fit the open-file limit", metadata: ["adjustment": "\(adjustment)"])
             }

@@ -14,7 +14,7 @@ final class DescriptorBudgetTests: XCTestCase {
 
     /// The worst case the budget allows: the daemon's own files, every probe at its most, every feed connection.
     private func worstCase(_ budget: DescriptorBudget) -> Int {
-        budget.reserved + budget.concurrency * DescriptorBudget.perProbe + budget.feedConnections
+        budget.reserved + budget.probeDescriptors + budget.feedConnections
     }
 
     func testAGenerousLimitChangesNothing() {
@@ -94,5 +94,33 @@ final class DescriptorBudgetTests: XCTestCase {
         XCTAssertEqual(applied.maxEventSubscribers, settled.eventSubscribers)
         XCTAssertTrue(applied.publicStatus)
         XCTAssertEqual(applied.listen, feed.listen)
+    }
+
+    /// Targets that connect once per path and address: their probes are counted at what they may hold, so a few
+    /// `addresses: all` targets lower the feed's share, not every probe's.
+    func testTargetsOfManyAddressesOrPathsCountAtTheirMost() throws {
+        let configuration = try AgentConfiguration(yaml: """
+            scheduler: { concurrency: 64 }
+            targets:
+              - { name: plain, url: "https://api.example.com/" }
+              - { name: every, url: "https://api.example.com/", addresses: all }
+              - { name: paths, url: "https://api.example.com/", addresses: all, source: { interfaces: [eth0, wwan0] } }
+              - { name: pinned, url: "https://api.example.com/", connect_to: [192.0.2.1, 192.0.2.2, 192.0.2.3] }
+            """, file: "n.yml")
+        let targets = configuration.targets.targets
+        XCTAssertEqual(targets.map(DescriptorBudget.descriptors(for:)), [4, 34, 66, 5])
+        let settled = DescriptorBudget(limit: 512, processors: 2, scheduler: configuration.scheduler,
+                                       feed: configuration.feed, targets: targets)
+        XCTAssertEqual(settled.concurrency, 64)
+        XCTAssertEqual(settled.probeDescriptors, 66 + 34 + 5 + 61 * 4)
+        XCTAssertEqual(settled.feedConnections, 512 - 56 - settled.probeDescriptors)
+        XCTAssertEqual(settled.reserved + settled.probeDescriptors + settled.feedConnections, 512)
+        // Too tight for 64: the heavy ones still fit, the plain slots give way.
+        let tight = DescriptorBudget(limit: 256, processors: 2, scheduler: configuration.scheduler,
+                                     feed: configuration.feed, targets: targets)
+        XCTAssertEqual(tight.probeDescriptors, 66 + 34 + 5 + (tight.concurrency - 3) * 4)
+        XCTAssertEqual(tight.concurrency, 3 + (256 - 56 - 8 - 105) / 4)
+        XCTAssertEqual(tight.feedConnections, 256 - 56 - tight.probeDescriptors)
+        XCTAssertTrue(tight.adjustments[0].contains("up to 66 for a probe of several paths or addresses"), tight.adjustments[0])
     }
 }
