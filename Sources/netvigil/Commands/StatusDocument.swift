@@ -120,9 +120,12 @@ struct Loose<Value: Decodable>: Decodable {
 }
 
 extension KeyedDecodingContainer {
-    /// What synthesized decoding calls for a ``Loose`` field: a missing key is nil instead of an error.
+    /// What synthesized decoding calls for a ``Loose`` field: a missing key, null or a value of another type is nil
+    /// instead of an error. The value is decoded straight from this container: through `Loose.init(from:)` every
+    /// nested object (a target's last result, its alerts) cost a single-value container and a generic metadata
+    /// look-up more.
     func decode<Value>(_ type: Loose<Value>.Type, forKey key: Key) throws -> Loose<Value> {
-        (try? decodeIfPresent(type, forKey: key)) ?? Loose(wrappedValue: nil)
+        Loose(wrappedValue: (try? decodeIfPresent(Value.self, forKey: key)) ?? nil)
     }
 
     // The scalar fields (most of a 10,000-target document) go straight to the decoder's typed entry points: through
