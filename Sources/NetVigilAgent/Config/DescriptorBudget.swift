@@ -57,11 +57,11 @@ public struct DescriptorBudget: Sendable, Equatable {
         let raise = "raise the limit (LimitNOFILE= in the unit, ulimit -n) to keep it"
 
         // probes[n]: what the n heaviest probes running together may hold.
-        let heaviest = targets.map(Self.descriptors(for:)).sorted(by: >).prefix(scheduler.concurrency)
+        let heaviest = Array(targets.map(Self.descriptors(for:)).sorted(by: >).prefix(scheduler.concurrency))
         var probes = [0]
         probes.reserveCapacity(scheduler.concurrency + 1)
         for slot in 0..<scheduler.concurrency {
-            probes.append(probes[slot] + (slot < heaviest.count ? heaviest[heaviest.startIndex + slot] : Self.perProbe))
+            probes.append(probes[slot] + (slot < heaviest.count ? heaviest[slot] : Self.perProbe))
         }
         let fitting = probes.lastIndex { $0 <= available - Self.minimumFeedConnections } ?? 0
         let concurrency = max(1, fitting)

@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilSystem
 
 /// The daemon's own resource use, read from `/proc/self` the way Prometheus client libraries do for their standard
 /// `process_*` metrics.
@@ -27,12 +28,8 @@ public struct ProcessStatistics: Sendable, Equatable {
         let pageSize = Double(sysconf(Int32(_SC_PAGESIZE)))
         guard ticks > 0, pageSize > 0 else { return nil }
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
-        var limit = rlimit()
-        // RLIM_INFINITY is the largest rlim_t.
-        let maxDescriptors = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_cur <= rlim_t(Int.max)
-            ? Int(limit.rlim_cur) : nil
         return ProcessStatistics(residentMemoryBytes: rss * pageSize, cpuSeconds: (utime + stime) / ticks,
-                                 openFileDescriptors: descriptors, maxFileDescriptors: maxDescriptors,
+                                 openFileDescriptors: descriptors, maxFileDescriptors: OpenFileLimit.soft(),
                                  startTime: bootTime() + starttime / ticks)
     }
 

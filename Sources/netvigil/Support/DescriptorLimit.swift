@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Logging
+import NetVigilSystem
 
 /// The process's open-file limit.
 enum DescriptorLimit {
@@ -21,10 +22,8 @@ enum DescriptorLimit {
                 logger.debug("open-file limit raised", metadata: ["from": "\(previous)", "to": "\(limit.rlim_max)"])
             } else {
                 logger.warning("cannot raise the open-file limit", metadata: ["soft": "\(previous)", "hard": "\(limit.rlim_max)"])
-                limit.rlim_cur = previous
             }
         }
-        // RLIM_INFINITY is the largest rlim_t.
-        return limit.rlim_cur > rlim_t(Int.max) ? nil : Int(limit.rlim_cur)
+        return OpenFileLimit.soft()
     }
 }

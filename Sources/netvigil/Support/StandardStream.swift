@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Foundation
+import NetVigilSystem
 
 /// Standard output and standard error, written with write(2).
 ///
@@ -36,16 +37,15 @@ enum StandardStream {
         guard let base = bytes.baseAddress else { return nil }
         var offset = 0
         while offset < bytes.count {
-            let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
+            let written = SystemCall.retryingOnInterrupt { Glibc.write(descriptor, base + offset, bytes.count - offset) }
             if written >= 0 {
                 offset += written
                 continue
             }
             let code = errno
-            if code == EINTR { continue }
             guard code == EAGAIN else { return code }
             var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            if poll(&entry, 1, Self.fullStreamWait) <= 0 { return code }
+            if SystemCall.retryingOnInterrupt({ poll(&entry, 1, Self.fullStreamWait) }) <= 0 { return code }
         }
         return nil
     }
