@@ -801,7 +801,8 @@ PY
 # `GET /v1/status` and `netvigil status` with STATUS_TARGETS (default 10,000) HTTPS targets that all have a last
 # result, without the scale run's 10 minutes: the daemon probes each target once (first ticks spread over 100 s at
 # 10,000 targets), then is quiet until STATUS_INTERVAL (default 10m) comes round, and the two are timed on the quiet
-# daemon: STATUS_REQUESTS (30) curl requests (median) and hyperfine over STATUS_RUNS (20) fresh `netvigil status` runs.
+# daemon: STATUS_REQUESTS (30) rounds of curl requests of the full, brief and rows views (medians) and hyperfine over
+# STATUS_RUNS (20) fresh `netvigil status` runs; STATUS_BASELINE=BINARY adds as many runs of another build's CLI.
 run_status() {
   release --product netvigil
   local port=18520 plain=18521 feed=18522 targets=${STATUS_TARGETS:-10000}
@@ -841,24 +842,40 @@ PY
   sleep 5
   echo "load: $(uptime | sed 's/.*load/load/')"
   local body; body=$(curl -s -o /dev/null -w '%{size_download}' "$base/v1/status")
+  for view in full brief rows; do
+    curl -s -o /dev/null -w "$view %{size_download}\n" "$base/v1/status?view=$view"
+  done > "$dir/sizes.txt"
   for _ in $(seq "${STATUS_REQUESTS:-30}"); do
-    curl -s -o /dev/null -w '%{time_total}\n' "$base/v1/status"
+    for view in full brief rows; do
+      curl -s -o /dev/null -w "$view %{time_total}\n" "$base/v1/status?view=$view"
+    done
   done > "$dir/curl.txt"
+  local baseline=()
+  if [ -n "${STATUS_BASELINE:-}" ]; then baseline=(-n baseline "$STATUS_BASELINE status --feed $base"); fi
   hyperfine -N --warmup 2 --runs "${STATUS_RUNS:-20}" --export-json "$dir/cli.json" \
-    -n status "$bin/netvigil status --feed $base" -n json "$bin/netvigil status --json --feed $base" >/dev/null
+    -n status "$bin/netvigil status --feed $base" -n json "$bin/netvigil status --json --feed $base" "${baseline[@]}" >/dev/null
   echo "load: $(uptime | sed 's/.*load/load/')"
   python3 - "$dir" "$targets" "$body" <<'PY'
 import json, statistics, sys
 directory, targets, body = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-curl = sorted(float(line) * 1000 for line in open(f"{directory}/curl.txt"))
-print(f"GET /v1/status ({body / 1e6:.2f} MB): median {statistics.median(curl):.1f} ms, min {curl[0]:.1f} ms, "
-      f"max {curl[-1]:.1f} ms ({len(curl)} requests)")
+sizes = dict(line.split() for line in open(f"{directory}/sizes.txt"))
+curl = {}
+for line in open(f"{directory}/curl.txt"):
+    view, seconds = line.split()
+    curl.setdefault(view, []).append(float(seconds) * 1000)
+for view, times in curl.items():
+    times.sort()
+    print(f"GET /v1/status?view={view} ({int(sizes[view]) / 1e6:.2f} MB): median {statistics.median(times):.1f} ms, "
+          f"min {times[0]:.1f} ms, max {times[-1]:.1f} ms ({len(times)} requests)")
+labels = {"status": "netvigil status", "json": "netvigil status --json", "baseline": "STATUS_BASELINE status"}
 cli = {r["command"]: [t * 1000 for t in r["times"]] for r in json.load(open(f"{directory}/cli.json"))["results"]}
 for name, times in cli.items():
-    print(f"netvigil status{' --json' if name == 'json' else ''}: median {statistics.median(times):.0f} ms, "
-          f"min {min(times):.0f} ms, max {max(times):.0f} ms ({len(times)} runs)")
-print(f"RESULT status targets={targets} bytes={body} status_ms={statistics.median(curl):.2f} "
-      f"cli_ms={statistics.median(cli['status']):.1f} cli_json_ms={statistics.median(cli['json']):.1f}")
+    print(f"{labels[name]}: median {statistics.median(times):.0f} ms, min {min(times):.0f} ms, max {max(times):.0f} ms "
+          f"({len(times)} runs)")
+print(f"RESULT status targets={targets} bytes={body} status_ms={statistics.median(curl['full']):.2f} "
+      f"brief_ms={statistics.median(curl['brief']):.2f} rows_ms={statistics.median(curl['rows']):.2f} "
+      f"cli_ms={statistics.median(cli['status']):.1f} cli_json_ms={statistics.median(cli['json']):.1f}"
+      + (f" baseline_ms={statistics.median(cli['baseline']):.1f}" if "baseline" in cli else ""))
 PY
   kill "$STATUS_DAEMON" 2>/dev/null; wait "$STATUS_DAEMON" 2>/dev/null || true
   STATUS_DAEMON=""

@@ -27,6 +27,8 @@ public struct FeedState: Sendable {
     let statusFragments = TargetFragmentCache()
     /// Each target's JSON as `GET /v1/status?view=brief` last sent it.
     let briefStatusFragments = TargetFragmentCache(BriefTargetSnapshot.init)
+    /// Each target's JSON as `GET /v1/status?view=rows` last sent it.
+    let rowStatusFragments = TargetFragmentCache(TargetRow.init)
 
     public init(store: Store, startedAt: Timestamp = .now(), version: String = NetVigilVersion.current,
                 reachability: ReachabilityMonitor? = nil, metrics: FeedMetrics? = nil, events: EventHub? = nil,

@@ -16,6 +16,8 @@ public struct StatusReport: Sendable, Codable {
     public var targets: [TargetSnapshot]
     /// The daemon's liveness, as `/healthz` judges it; nil when the feed runs without a daemon.
     public var health: Health?
+    /// What each position of a target holds in the rows view (``TargetRow/columns``); nil (left out) otherwise.
+    public var targetColumns: [String]? = nil
 
     /// `{"healthy": true, "problems": []}`, or false with one line per problem.
     public struct Health: Sendable, Codable, Equatable {
@@ -37,5 +39,6 @@ public struct StatusReport: Sendable, Codable {
         case targets
         case captivePortal = "captive_portal"
         case health
+        case targetColumns = "target_columns"
     }
 }

@@ -59,22 +59,25 @@ final class FeedApplicationTests: XCTestCase {
         }
     }
 
-    /// `?view=brief` answers with the same top-level members; `view=full` is the default; another view is a 400.
+    /// `?view=brief` answers with the same top-level members, `?view=rows` adds `target_columns`; `view=full` is the
+    /// default; another view is a 400.
     func testStatusViews() async throws {
         let (app, _) = try makeApp()
         try await app.test(.router) { client in
-            var keys: [Set<String>] = []
-            for uri in ["/v1/status", "/v1/status?view=full", "/v1/status?view=brief"] {
+            var keys: [String: Set<String>] = [:]
+            for uri in ["/v1/status", "/v1/status?view=full", "/v1/status?view=brief", "/v1/status?view=rows"] {
                 try await client.execute(uri: uri, method: .get) { response in
                     XCTAssertEqual(response.status, .ok, uri)
                     let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
-                    keys.append(Set(json.keys))
+                    keys[uri] = Set(json.keys)
                 }
             }
-            XCTAssertEqual(Set(keys), [["version", "started_at", "uptime_seconds", "store", "reachability", "targets"]])
+            let members: Set = ["version", "started_at", "uptime_seconds", "store", "reachability", "targets"]
+            XCTAssertEqual(keys, ["/v1/status": members, "/v1/status?view=full": members, "/v1/status?view=brief": members,
+                                  "/v1/status?view=rows": members.union(["target_columns"])])
             try await client.execute(uri: "/v1/status?view=compact", method: .get) { response in
                 XCTAssertEqual(response.status, .badRequest)
-                XCTAssertTrue(String(buffer: response.body).contains(#"unknown view \"compact\" (expected full or brief)"#),
+                XCTAssertTrue(String(buffer: response.body).contains(#"unknown view \"compact\" (expected full, brief or rows)"#),
                               String(buffer: response.body))
             }
         }

@@ -19,7 +19,7 @@ final class StatusReportEncodingTests: XCTestCase {
           - { name: pending, url: "http://pending.example.com/" }
         """
 
-    private func states() throws -> TargetStates {
+    func states() throws -> TargetStates {
         let configured = try AgentConfiguration(yaml: Self.yaml, file: "t.yml")
         let states = TargetStates()
         states.configure(configured.targets.targets)
@@ -36,7 +36,7 @@ final class StatusReportEncodingTests: XCTestCase {
         return states
     }
 
-    private func report(_ targets: [TargetSnapshot], portal: Bool) throws -> StatusReport {
+    func report(_ targets: [TargetSnapshot], portal: Bool) throws -> StatusReport {
         let store = try JSONDecoder().decode(StoreStatistics.self, from: Data("""
             {"path": "/var/lib/netvigil/n.sqlite", "size_bytes": 4096, "probe_results": 2, "certificates": 0,
              "reachability_events": 1, "alerts": 1, "alerts_pending": 0, "oldest": "2026-11-24T10:00:00.000Z"}
@@ -57,15 +57,15 @@ final class StatusReportEncodingTests: XCTestCase {
         return String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
     }
 
-    /// The brief document: the report with no targets, and each target's brief view spliced in, as `JSONEncoder`
+    /// The document of a view: the report with no targets, and each target's `View` spliced in, as `JSONEncoder`
     /// writes them.
-    private func expectedBrief(_ report: StatusReport) throws -> String {
+    private func expected<View: Encodable>(_ report: StatusReport, as view: (TargetSnapshot) -> View) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var shell = report
         shell.targets = []
         let outer = String(decoding: try encoder.encode(shell), as: UTF8.self)
-        let targets = try report.targets.map { String(decoding: try encoder.encode(BriefTargetSnapshot($0)), as: UTF8.self) }
+        let targets = try report.targets.map { String(decoding: try encoder.encode(view($0)), as: UTF8.self) }
         return outer.replacingOccurrences(of: #""targets":[]"#, with: #""targets":["# + targets.joined(separator: ",") + "]") + "\n"
     }
 
@@ -93,15 +93,27 @@ final class StatusReportEncodingTests: XCTestCase {
         let states = try states()
         let cache = TargetFragmentCache()
         let briefCache = TargetFragmentCache(BriefTargetSnapshot.init)
+        let rowCache = TargetFragmentCache(TargetRow.init)
         func check(_ what: String, now: Timestamp = .now(), firing: [String: [FiringAlert]] = [:],
                    file: StaticString = #filePath, line: UInt = #line) throws {
-            for brief in [false, true] {
-                let sources = states.snapshotSources(now: now, firing: firing, uptime: !brief)
-                let whole = try report(sources.map { $0.snapshot() }, portal: false)
-                let encoded = brief ? try whole.encodedJSON(targets: sources, cache: briefCache)
-                                    : try whole.encodedJSON(targets: sources, cache: cache)
-                let expected = brief ? try expectedBrief(whole) : try expected(whole)
-                XCTAssertEqual(String(buffer: encoded.buffer), expected, "\(what), brief \(brief)", file: file, line: line)
+            for view in [StatusView.full, .brief, .rows] {
+                let sources = states.snapshotSources(now: now, firing: firing, uptime: view == .full)
+                var whole = try report(sources.map { $0.snapshot() }, portal: false)
+                let encoded: EncodedStatusReport
+                let expected: String
+                switch view {
+                case .full:
+                    encoded = try whole.encodedJSON(targets: sources, cache: cache)
+                    expected = try self.expected(whole)
+                case .brief:
+                    encoded = try whole.encodedJSON(targets: sources, cache: briefCache)
+                    expected = try self.expected(whole, as: BriefTargetSnapshot.init)
+                case .rows:
+                    whole.targetColumns = TargetRow.columns
+                    encoded = try whole.encodedJSON(targets: sources, cache: rowCache)
+                    expected = try self.expected(whole, as: TargetRow.init)
+                }
+                XCTAssertEqual(String(buffer: encoded.buffer), expected, "\(what), view \(view)", file: file, line: line)
             }
         }
         try check("cold")
@@ -128,16 +140,7 @@ final class StatusReportEncodingTests: XCTestCase {
     /// `?view=brief`: every member but `targets` as in the full document, and each target the full one cut to the
     /// fields `netvigil status` shows, under the same names; a warm brief cache gives the same bytes.
     func testTheBriefViewIsTheFullDocumentCutToWhatTheTableShows() throws {
-        let states = try states()
-        let firing = ["down": [FiringAlert(target: "down", kind: "target_down", since: .now(), message: "down 3x")]]
-        var targets = states.snapshots(firing: firing)
-        targets[0].addresses = try JSONDecoder().decode([TargetSnapshot.AddressStatus].self, from: Data("""
-            [{"address": "192.0.2.6", "interface": "eth0", "interface_kind": "ethernet", "status": "up",
-              "served_pin": "pin=", "time": "2026-11-27T10:00:00.000Z", "total_ms": 12.5, "http_status": 200},
-             {"address": "192.0.2.7", "status": "down", "error_kind": "trust", "error_message": "untrusted",
-              "trust_verdict": "untrusted: expired", "pin_verdict": "mismatch", "certificate_days_left": -2}]
-            """.utf8))
-        let report = try report(targets, portal: true)
+        let report = try report(variedTargets(), portal: true)
         let briefCache = TargetFragmentCache(BriefTargetSnapshot.init)
         let briefBytes = try report.encodedJSON(cache: briefCache).buffer
         XCTAssertEqual(try report.encodedJSON(cache: briefCache).buffer, briefBytes, "warm")
@@ -167,6 +170,19 @@ final class StatusReportEncodingTests: XCTestCase {
         XCTAssertEqual((briefTargets[1]["firing_alerts"] as? [[String: Any]])?.first?["kind"] as? String, "target_down")
         XCTAssertEqual((briefTargets[0]["addresses"] as? [[String: Any]])?.count, 2)
         XCTAssertLessThan(briefBytes.readableBytes, try report.encodedJSON(cache: TargetFragmentCache()).count)
+    }
+
+    /// Three targets: one up with two addresses, one down with an alert firing, one pending.
+    func variedTargets() throws -> [TargetSnapshot] {
+        let firing = ["down": [FiringAlert(target: "down", kind: "target_down", since: .now(), message: "down 3x")]]
+        var targets = try states().snapshots(firing: firing)
+        targets[0].addresses = try JSONDecoder().decode([TargetSnapshot.AddressStatus].self, from: Data("""
+            [{"address": "192.0.2.6", "interface": "eth0", "interface_kind": "ethernet", "status": "up",
+              "served_pin": "pin=", "time": "2026-11-27T10:00:00.000Z", "total_ms": 12.5, "http_status": 200},
+             {"address": "192.0.2.7", "status": "down", "error_kind": "trust", "error_message": "untrusted",
+              "trust_verdict": "untrusted: expired", "pin_verdict": "mismatch", "certificate_days_left": -2}]
+            """.utf8))
+        return targets
     }
 
     /// The brief view's snapshots skip the uptime windows: their ratios are nil, the rest is the same.

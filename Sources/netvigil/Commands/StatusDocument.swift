@@ -1,6 +1,7 @@
 /// The parts of a `/v1/status` document that `netvigil status` shows, decoded loosely: a field that is missing or of
 /// another type (an older or newer daemon) is nil, never an error (``Loose``). Only a body that is not a JSON object
-/// fails.
+/// fails. The targets come as objects (the full and brief views) or, with `target_columns`, as arrays (the rows
+/// view, ``targets(rows:columns:)``).
 ///
 /// Typed decoding skips the fields the table does not show; `JSONSerialization` into `[String: Any]` built all of
 /// them (about 40 per target) and was most of the command's remaining time at 10,000 targets.
@@ -15,7 +16,22 @@ struct StatusDocument: Decodable {
 
     enum CodingKeys: String, CodingKey {
         case version, store, health, targets, reachability
-        case uptimeSeconds = "uptime_seconds", captivePortal = "captive_portal"
+        case uptimeSeconds = "uptime_seconds", captivePortal = "captive_portal", targetColumns = "target_columns"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _version = try container.decode(Loose<String>.self, forKey: .version)
+        _uptimeSeconds = try container.decode(Loose<Double>.self, forKey: .uptimeSeconds)
+        _store = try container.decode(Loose<Store>.self, forKey: .store)
+        _health = try container.decode(Loose<Health>.self, forKey: .health)
+        _reachability = try container.decode(Loose<[Reachability]>.self, forKey: .reachability)
+        _captivePortal = try container.decode(Loose<Portal>.self, forKey: .captivePortal)
+        if let columns = try container.decode(Loose<[String]>.self, forKey: .targetColumns).wrappedValue {
+            targets = Self.targets(rows: container, columns: columns)
+        } else {
+            _targets = try container.decode(Loose<[Target]>.self, forKey: .targets)
+        }
     }
 
     struct Store: Decodable {
@@ -113,6 +129,9 @@ struct Loose<Value: Decodable>: Decodable {
     var wrappedValue: Value?
 
     init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    /// Nil: a type whose fields are all ``Loose`` gets an `init()` that leaves them nil (a target read from a row).
+    init() { wrappedValue = nil }
 
     init(from decoder: any Decoder) throws {
         wrappedValue = try? decoder.singleValueContainer().decode(Value.self)
