@@ -56,7 +56,12 @@ extension StatusDocument.Target {
         self.init()
         var last = StatusDocument.LastResult()
         var hasLast = false
-        for column in layout where !row.isAtEnd {
+        /// A member of the last result: any one present means the target has one.
+        func member<Value>(_ value: Value?) -> Value? {
+            if value != nil { hasLast = true }
+            return value
+        }
+        columns: for column in layout where !row.isAtEnd {
             switch column {
             case .name: name = row.looseString()
             case .status: status = row.looseString()
@@ -64,20 +69,15 @@ extension StatusDocument.Target {
             case .lastProbeAt: lastProbeAt = row.looseString()
             case .firingAlerts: firingAlerts = row.looseAlerts()
             case .addresses: addresses = row.loose([StatusDocument.Address].self)
-            case .time: last.time = row.looseString(); hasLast = hasLast || last.time != nil
-            case .outcome: hasLast = row.looseString() != nil || hasLast
-            case .errorKind: last.errorKind = row.looseString(); hasLast = hasLast || last.errorKind != nil
-            case .httpStatus: last.httpStatus = row.looseInt(); hasLast = hasLast || last.httpStatus != nil
-            case .trustVerdict: last.trustVerdict = row.looseString(); hasLast = hasLast || last.trustVerdict != nil
-            case .pinVerdict: last.pinVerdict = row.looseString(); hasLast = hasLast || last.pinVerdict != nil
-            case .reachabilityStatus:
-                last.reachabilityStatus = row.looseString()
-                hasLast = hasLast || last.reachabilityStatus != nil
-            case .certificateDaysLeft:
-                last.certificateDaysLeft = row.looseInt()
-                hasLast = hasLast || last.certificateDaysLeft != nil
-            case .other:
-                guard row.skipValue() else { return }
+            case .time: last.time = member(row.looseString())
+            case .outcome: _ = member(row.looseString())
+            case .errorKind: last.errorKind = member(row.looseString())
+            case .httpStatus: last.httpStatus = member(row.looseInt())
+            case .trustVerdict: last.trustVerdict = member(row.looseString())
+            case .pinVerdict: last.pinVerdict = member(row.looseString())
+            case .reachabilityStatus: last.reachabilityStatus = member(row.looseString())
+            case .certificateDaysLeft: last.certificateDaysLeft = member(row.looseInt())
+            case .other: if !row.skipValue() { break columns }
             }
         }
         if hasLast { lastResult = last }
@@ -86,7 +86,8 @@ extension StatusDocument.Target {
 
 extension UnkeyedDecodingContainer {
     // Each reader below consumes exactly one value, whatever it holds: null and a value of another type are nil.
-    // `decodeNil()` goes first, as a failed `decode` costs a thrown error.
+    // `decodeNil()` goes first, as a failed `decode` costs a thrown error. Strings and integers (most cells) go to the
+    // decoder's typed entry points, as the keyed ``Loose`` overloads do, rather than through the generic one.
 
     /// The next value as a string.
     mutating func looseString() -> String? {
