@@ -61,10 +61,13 @@ final class StatusCommandTests: XCTestCase {
         let directory = try TemporaryDirectory()
         let (feed, tokenFile, _) = try startDaemon(directory)
 
-        // Wait until the first probe of `web` shows up.
+        // Wait until `web`'s row says up (not for "200" anywhere: the feed's port may hold it).
+        func webProbed(_ stdout: String) -> Bool {
+            stdout.split(separator: "\n").contains { $0.hasPrefix("web ") && $0.split(separator: " ").dropFirst().first == "up" }
+        }
         var result = try ProcessRunner.run(["status", "--feed", feed, "--token-file", tokenFile])
         let deadline = Date().addingTimeInterval(20)
-        while !result.stdout.contains("200") && Date() < deadline {
+        while !webProbed(result.stdout) && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.2)
             result = try ProcessRunner.run(["status", "--feed", feed, "--token-file", tokenFile])
         }
