@@ -47,6 +47,20 @@ final class RequestSerializerTests: XCTestCase {
         XCTAssertEqual(delete.url.query, "a=b")
     }
 
+    func testAConfiguredHeaderReplacesADefaultOfTheSameNameInAnyASCIICase() throws {
+        let request = try RequestSerializer(version: "1").request(
+            method: .POST, url: "https://example.test/", parameters: ["a": "b"],
+            headers: [("user-AGENT", "probe/2"), ("CONTENT-type", "text/plain"), ("Accept-Encodinga", "x")])
+        XCTAssertEqual(request.headers.filter { $0.name.lowercased() == "user-agent" }.map(\.value), ["probe/2"])
+        XCTAssertEqual(request.headers.filter { $0.name.lowercased() == "content-type" }.map(\.value), ["text/plain"])
+        XCTAssertEqual(request.header("Accept-Encoding"), "identity", "a longer name is another header")
+        XCTAssertTrue(RequestSerializer.sameHeaderName("X-Ab", "x-aB"))
+        XCTAssertFalse(RequestSerializer.sameHeaderName("X-[", "X-{"), "only letters fold")
+        XCTAssertFalse(RequestSerializer.sameHeaderName("X-@", "X-`"))
+        XCTAssertFalse(RequestSerializer.sameHeaderName("É", "é"), "bytes beyond ASCII compare as they are")
+        XCTAssertFalse(RequestSerializer.sameHeaderName("Accept", "Accept-"))
+    }
+
     func testPOSTPutsAFormBodyUnlessAContentTypeIsSet() throws {
         let serializer = RequestSerializer()
         let post = try serializer.request(method: .POST, url: "https://example.test/", parameters: ["key": "value"])

@@ -121,10 +121,15 @@ public struct ProbeTarget: Sendable {
     public static func endpoint(of url: String) -> String {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               let host = components.host?.lowercased() else { return "" }
+        return endpoint(scheme: scheme, host: host, port: components.port, percentEncodedPath: components.percentEncodedPath)
+    }
+
+    /// `endpoint(of:)` from a URL's parts: `scheme` and `host` lowercased, `port` nil or the scheme's default left out.
+    static func endpoint(scheme: String, host: String, port: Int?, percentEncodedPath: String) -> String {
         let defaultPort = ServiceScheme(name: scheme)?.defaultPort ?? (scheme == "https" ? 443 : 80)
-        let port = components.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
+        let port = port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
         let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        let path = percentEncodedPath.isEmpty ? "/" : percentEncodedPath
         return "\(scheme)://\(bracketed)\(port)\(path)"
     }
 

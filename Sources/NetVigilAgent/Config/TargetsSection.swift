@@ -175,7 +175,7 @@ public struct TargetsSection: Sendable {
         } else {
             do {
                 request = try RequestSerializer(version: NetVigilVersion.current).request(
-                    method: method, url: urlText, parameters: parameters, headers: headers, jsonBody: jsonBody)
+                    method: method, components: components, parameters: parameters, headers: headers, jsonBody: jsonBody)
             } catch {
                 throw item.error(Self.describe(error))
             }
@@ -282,7 +282,9 @@ public struct TargetsSection: Sendable {
         configuration.clientIdentities = clientIdentities
         var target = ProbeTarget(name: name, url: urlText, host: host, port: port, interval: interval, timeout: timeout,
                            request: request, configuration: configuration, alertSinks: sinks, alertSinksExplicit: explicit,
-                           labels: labels, endpoint: ProbeTarget.endpoint(of: urlText),
+                           labels: labels,
+                           endpoint: ProbeTarget.endpoint(scheme: scheme, host: host, port: port,
+                                                          percentEncodedPath: components.percentEncodedPath),
                            fingerprint: fingerprint(item, policies: policySet, trustStore: trustStore)
                                + clientIdentities.entries.map { "\nclient \($0.pattern) \($0.identity.chain.map(\.sha256Fingerprint))" }.joined())
         target.warnings = tls.warnings

@@ -38,6 +38,24 @@ final class LabelsConfigurationTests: XCTestCase {
         XCTAssertEqual(ProbeTarget.endpoint(of: "http://web.example.com:443/"), "http://web.example.com:443/")
     }
 
+    /// A loaded target's endpoint is made from the URL parsed once for the target; it says what `endpoint(of:)` of
+    /// the URL's text says (which the alert engine applies to stored URLs).
+    func testAConfiguredTargetsEndpointIsTheEndpointOfItsURL() throws {
+        let urls = ["https://API.example.com:443/health?token=x#f", "http://web.example.com:8080", "https://[2001:DB8::1]:8443/a%20b",
+                    "http://web.example.com:443/", "HTTPS://Example.COM", "http://[::1]:80/x/", "smtps://mail.example.com",
+                    "smtp://mail.example.com:587", "tls://db.example.com:5432"]
+        let items = urls.enumerated().map { "  - { name: t\($0.offset), url: \"\($0.element)\" }" }
+        let targets = try load("targets:\n" + items.joined(separator: "\n")).targets.targets
+        XCTAssertEqual(targets.count, urls.count)
+        for (target, url) in zip(targets, urls) {
+            XCTAssertEqual(target.endpoint, ProbeTarget.endpoint(of: url), url)
+        }
+        XCTAssertEqual(targets[0].endpoint, "https://api.example.com/health")
+        XCTAssertEqual(targets[2].endpoint, "https://[2001:db8::1]:8443/a%20b")
+        XCTAssertEqual(targets[4].endpoint, "https://example.com/")
+        XCTAssertEqual(targets[5].endpoint, "http://[::1]/x/")
+    }
+
     func testAChangeOfTopLevelLabelsChangesTheTargetsFingerprint() throws {
         let yaml = "targets: [{ name: api, url: \"https://api.example.com/\" }]"
         let before = try load("labels: { site: fra1 }\n" + yaml).targets.targets[0]
