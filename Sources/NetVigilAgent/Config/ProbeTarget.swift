@@ -108,9 +108,7 @@ public struct ProbeTarget: Sendable {
 
     /// The reachability target watched for this probe's host (`default`-independent); with `connect_to`, its
     /// first address (the host name may not resolve at all).
-    public var reachabilityTarget: ReachabilityTarget? {
-        try? ReachabilityTarget(parsing: configuration.connectTo?.addresses.first ?? host)
-    }
+    public var reachabilityTarget: ReachabilityTarget? { storage.reachabilityTarget }
 
     /// The labels added to the target's probe series after `target`: `endpoint`, then the configured labels.
     public var seriesLabels: [(String, String)] {

@@ -32,6 +32,32 @@ final class AddressesConfigurationTests: XCTestCase {
         XCTAssertFalse(targets[0].isEquivalent(to: targets[1]), "a changed addresses: restarts the target")
     }
 
+    /// The reachability target is parsed once per set of fields: a copy that changes its host or `connect_to` watches
+    /// its own, and the original keeps what it had.
+    func testTheReachabilityTargetFollowsHostAndConnectTo() throws {
+        let targets = try load("""
+            targets:
+              - { name: plain, url: "https://API.example.com/" }
+              - { name: pinned, url: "https://api.example.com/", connect_to: ["[2001:DB8::10]", 192.0.2.10] }
+              - { name: local, url: "http://127.0.0.1:8080/" }
+            """).targets.targets
+        XCTAssertEqual(targets[0].reachabilityTarget, .host("api.example.com"))
+        XCTAssertEqual(targets[1].reachabilityTarget, .address("2001:db8::10"))
+        XCTAssertEqual(targets[2].reachabilityTarget, .address("127.0.0.1"))
+        XCTAssertEqual(targets[2].reachabilityTarget, .address("127.0.0.1"), "asked again")
+        var moved = targets[0]
+        moved.host = "192.0.2.99"
+        XCTAssertEqual(moved.reachabilityTarget, .address("192.0.2.99"))
+        var unpinned = targets[1]
+        unpinned.configuration.connectTo = nil
+        XCTAssertEqual(unpinned.reachabilityTarget, .host("api.example.com"))
+        XCTAssertEqual(targets[0].reachabilityTarget, .host("api.example.com"))
+        XCTAssertEqual(targets[1].reachabilityTarget, .address("2001:db8::10"))
+        var unparsable = targets[0]
+        unparsable.host = "bad host name"
+        XCTAssertNil(unparsable.reachabilityTarget)
+    }
+
     func testLinePreciseErrors() {
         let url = "  - name: a\n    url: https://api.example.com/\n"
         let cases: [(String, [String])] = [
