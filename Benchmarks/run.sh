@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|overview|scheduler|idle|probe|probe-tls|probe-trust|probe-h2|startup|scale|status|all]
+# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|overview|scheduler|idle|probe|probe-tls|probe-trust|probe-h2|startup|scale|status|reload|all]
 # Figures are printed; docs/performance.md records the current ones with the machine they ran on, Benchmarks/HISTORY.md every run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -882,6 +882,16 @@ PY
   grep -E "error|critical" "$dir/daemon.log" | head -5 || true
 }
 
+# SIGHUP reloads of RELOAD_TARGETS (10,000) targets on quiet daemons (`interval: 10m`, nothing listening), timed
+# until the daemon logs `configuration reloaded`, RELOAD_ROUNDS (8) rounds; RELOAD_BASELINE=BINARY runs another
+# build's daemon beside this one, the two reloaded in turn (Benchmarks/reload.py).
+run_reload() {
+  release --product netvigil
+  echo "reload: ${RELOAD_TARGETS:-10000} targets, ${RELOAD_ROUNDS:-8} rounds; commit $(git rev-parse --short HEAD)"
+  python3 Benchmarks/reload.py --targets "${RELOAD_TARGETS:-10000}" --rounds "${RELOAD_ROUNDS:-8}" \
+    "$bin/netvigil" ${RELOAD_BASELINE:+"$RELOAD_BASELINE"}
+}
+
 case "$what" in
   store) run_store ;;
   overview) run_overview ;;
@@ -894,6 +904,7 @@ case "$what" in
   probe-h2) run_probe_h2 ;;
   scale) run_scale ;;
   status) run_status ;;
+  reload) run_reload ;;
   all) run_store; run_overview; run_scheduler; run_idle; run_probe ;;
   *) echo "unknown benchmark: $what" >&2; exit 64 ;;
 esac
