@@ -35,8 +35,14 @@ public struct RequestSerializer: Sendable {
                         headers: [(name: String, value: String)] = [], jsonBody: String? = nil)
         throws(RequestSerializationError) -> ProbeRequest {
         guard let components = URLComponents(string: string) else { throw .invalidURL(string) }
-        return try request(method: method, components: components, parameters: parameters, headers: headers,
-                           jsonBody: jsonBody)
+        do {
+            return try request(method: method, components: components, parameters: parameters, headers: headers,
+                               jsonBody: jsonBody)
+        } catch .invalidURL {
+            throw .invalidURL(string)  // the text as given, not as URLComponents writes it again
+        } catch {
+            throw error
+        }
     }
 
     /// Builds a request from a URL already parsed (the configuration parses each target's URL once).

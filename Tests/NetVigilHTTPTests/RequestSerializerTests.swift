@@ -87,8 +87,8 @@ final class RequestSerializerTests: XCTestCase {
 
     func testBasicAuthAndBadInput() {
         XCTAssertEqual(RequestSerializer.basicAuthorization(user: "Aladdin", password: "open sesame"), "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
-        XCTAssertThrowsError(try RequestSerializer().request(method: .GET, url: "ftp://example.test/"))
-        for url in ["https:///path", "http://", "http://:8080/"] {
+        // The error quotes the URL as given (the checks run on the parsed components).
+        for url in ["ftp://example.test/", "FTP://Example.test:21/ä b", "https:///path", "http://", "http://:8080/"] {
             XCTAssertThrowsError(try RequestSerializer().request(method: .GET, url: url), url) { error in
                 XCTAssertEqual(error as? RequestSerializationError, .invalidURL(url))
             }
