@@ -54,11 +54,11 @@ final class RequestSerializerTests: XCTestCase {
         XCTAssertEqual(request.headers.filter { $0.name.lowercased() == "user-agent" }.map(\.value), ["probe/2"])
         XCTAssertEqual(request.headers.filter { $0.name.lowercased() == "content-type" }.map(\.value), ["text/plain"])
         XCTAssertEqual(request.header("Accept-Encoding"), "identity", "a longer name is another header")
-        XCTAssertTrue(RequestSerializer.sameHeaderName("X-Ab", "x-aB"))
-        XCTAssertFalse(RequestSerializer.sameHeaderName("X-[", "X-{"), "only letters fold")
-        XCTAssertFalse(RequestSerializer.sameHeaderName("X-@", "X-`"))
-        XCTAssertFalse(RequestSerializer.sameHeaderName("É", "é"), "bytes beyond ASCII compare as they are")
-        XCTAssertFalse(RequestSerializer.sameHeaderName("Accept", "Accept-"))
+        XCTAssertTrue(ProbeRequest.sameFieldName("X-Ab", "x-aB"))
+        XCTAssertFalse(ProbeRequest.sameFieldName("X-[", "X-{"), "only letters fold")
+        XCTAssertFalse(ProbeRequest.sameFieldName("X-@", "X-`"))
+        XCTAssertFalse(ProbeRequest.sameFieldName("É", "é"), "bytes beyond ASCII compare as they are")
+        XCTAssertFalse(ProbeRequest.sameFieldName("Accept", "Accept-"))
     }
 
     func testPOSTPutsAFormBodyUnlessAContentTypeIsSet() throws {
