@@ -188,7 +188,7 @@ public final class ServerTrustEvaluator: Sendable {
                 validatedChain: validatedChain,
                 pins: TrustEvaluation.Pins(configured: configured, served: servedChain.map(\.spkiPin), matched: matched),
                 failedSubject: failed,
-                findings: TrustFinding.baselineRequirements(servedChain: servedChain)
+                findings: TrustFinding.cachedBaselineRequirements(servedChain: servedChain)
             )
         }
     }

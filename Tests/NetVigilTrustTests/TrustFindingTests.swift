@@ -48,4 +48,25 @@ final class TrustFindingTests: XCTestCase {
         XCTAssertNotNil(long["message"] as? String)
         XCTAssertEqual(json["trusted"] as? Bool, true)
     }
+
+    func testFindingsAreRememberedPerServedChain() throws {
+        let made = try WebPKIFixtures.make([
+            ["name": "root", "ca": true], ["name": "inter", "issuer": "root", "ca": true],
+            ["name": "long", "issuer": "inter", "dns": ["www.example.com"], "days": 500],
+            ["name": "short", "issuer": "inter", "dns": ["www.example.com"], "days": 90],
+        ])
+        let cache = BaselineFindingsCache()
+        let long = [made["long"]!, made["inter"]!]
+        let short = [made["short"]!, made["inter"]!]
+        let first = cache.findings(for: long)
+        XCTAssertEqual(first, TrustFinding.baselineRequirements(servedChain: long))
+        XCTAssertTrue(first.contains { $0.code == "e_tls_server_cert_valid_time_longer_than_398_days" })
+        XCTAssertEqual(cache.findings(for: long), first)
+        XCTAssertEqual(cache.count, 1, "the same chain is one entry")
+        let other = cache.findings(for: short)
+        XCTAssertEqual(other, TrustFinding.baselineRequirements(servedChain: short))
+        XCTAssertFalse(other.contains { $0.code == "e_tls_server_cert_valid_time_longer_than_398_days" })
+        XCTAssertEqual(cache.count, 2)
+        XCTAssertEqual(cache.findings(for: []), [])
+    }
 }
