@@ -93,19 +93,20 @@ struct EncodedStatusReport: Sendable {
             guard position <= targets.count else { return nil }
             var buffer = ByteBuffer()
             buffer.reserveCapacity(size)
+            // Data through its bytes: `writeBytes(Data)` took the generic path: a seventh of the route's time at 10,000 targets.
             if position < 0 {
-                buffer.writeBytes(report.head)
+                report.head.withUnsafeBytes { _ = buffer.writeBytes($0) }
                 position = 0
             }
             // A chunk takes whole targets while they fit, and always at least one.
             while position < targets.count,
                   buffer.readableBytes == 0 || buffer.readableBytes + targets[position].count < size {
                 if position > 0 { buffer.writeStaticString(",") }
-                buffer.writeBytes(targets[position])
+                targets[position].withUnsafeBytes { _ = buffer.writeBytes($0) }
                 position += 1
             }
             if position == targets.count {
-                buffer.writeBytes(report.tail)
+                report.tail.withUnsafeBytes { _ = buffer.writeBytes($0) }
                 position += 1
             }
             return buffer

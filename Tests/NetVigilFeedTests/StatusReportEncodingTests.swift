@@ -81,6 +81,9 @@ final class StatusReportEncodingTests: XCTestCase {
                                   timings: PhaseTimings(resolve: 1, connect: 2, tls: 3, processing: 4, transfer: 5, total: 15)))
         let changed = try report(states.snapshots(), portal: true)
         XCTAssertEqual(String(buffer: try changed.encodedJSON(cache: cache).buffer), try expected(changed), "a changed target is encoded again")
+        let reordered = try report(Array(states.snapshots().reversed()), portal: true)
+        XCTAssertEqual(String(buffer: try reordered.encodedJSON(cache: cache).buffer), try expected(reordered),
+                       "targets in another order are found by name")
         let removed = try report(Array(states.snapshots().prefix(1)), portal: false)
         XCTAssertEqual(String(buffer: try removed.encodedJSON(cache: cache).buffer), try expected(removed))
         let none = try report([], portal: false)
