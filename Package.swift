@@ -34,7 +34,7 @@ let package = Package(
             name: "NetVigilConcurrency",
             dependencies: [.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
-        // MARK: System (below every module: POSIX helpers they share)
+        // MARK: System (below every module: the POSIX helpers and the shared cache they share)
         .target(name: "NetVigilSystem"),
         // MARK: Probe model (what a probe result is made of: timings, error kinds, verdicts; no dependencies)
         .target(name: "NetVigilProbeModel"),
@@ -98,7 +98,7 @@ let package = Package(
         ),
         .target(
             name: "NetVigilTrust",
-            dependencies: ["COpenSSL", "NetVigilProbeModel"]
+            dependencies: ["COpenSSL", "NetVigilProbeModel", "NetVigilSystem"]
         ),
         .executableTarget(
             name: "TrustBenchmarks",
@@ -112,6 +112,7 @@ let package = Package(
                 "COpenSSL",
                 "NetVigilConcurrency",
                 "NetVigilProbeModel",
+                "NetVigilSystem",
                 "NetVigilTrust",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

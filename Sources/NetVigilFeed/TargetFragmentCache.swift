@@ -11,6 +11,7 @@ import Synchronization
 /// that view, so the document is byte for byte what encoding the whole report would give.
 final class TargetFragmentCache<View: Encodable & Sendable>: Sendable {
     private struct Fragment: Sendable {
+        var name: String
         var key: TargetStates.SnapshotSource.Key
         var json: Data
     }
@@ -18,12 +19,7 @@ final class TargetFragmentCache<View: Encodable & Sendable>: Sendable {
     /// The fragments of the last request, in its order: targets keep their places from one request to the next,
     /// so each is found at its index without hashing its name (a dictionary by name was a tenth of the route's time
     /// at 10,000 targets); names are looked up only when the order changed.
-    private struct Fragments: Sendable {
-        var names: [String] = []
-        var fragments: [Fragment] = []
-    }
-
-    private let last = Mutex(Fragments())
+    private let last = Mutex<[Fragment]>([])
     private let project: @Sendable (TargetSnapshot) -> View
 
     /// `project` makes a snapshot's view (the identity for the whole snapshot).
@@ -36,22 +32,23 @@ final class TargetFragmentCache<View: Encodable & Sendable>: Sendable {
         // Copied out under the lock (copy on write, O(1)) and encoded outside it: concurrent requests do not wait.
         let previous = last.withLock { $0 }
         var byName: [String: Int]?
-        var current = Fragments()
-        current.names.reserveCapacity(sources.count)
-        current.fragments.reserveCapacity(sources.count)
+        var current: [Fragment] = []
+        current.reserveCapacity(sources.count)
         var result: [Data] = []
         result.reserveCapacity(sources.count)
         for index in sources.indices {
             let name = sources[index].name
             let key = sources[index].key
             var cached: Fragment?
-            if index < previous.names.count, previous.names[index] == name {
-                cached = previous.fragments[index]
+            if index < previous.count, previous[index].name == name {
+                cached = previous[index]
             } else {
                 if byName == nil {
-                    byName = Dictionary(zip(previous.names, previous.names.indices), uniquingKeysWith: { first, _ in first })
+                    byName = Dictionary(
+                        zip(previous.lazy.map(\.name), previous.indices), uniquingKeysWith: { first, _ in first }
+                    )
                 }
-                cached = byName?[name].map { previous.fragments[$0] }
+                cached = byName?[name].map { previous[$0] }
             }
             let json: Data
             if let cached, cached.key == key {
@@ -59,8 +56,7 @@ final class TargetFragmentCache<View: Encodable & Sendable>: Sendable {
             } else {
                 json = try encoder.encode(project(sources[index].snapshot()))
             }
-            current.names.append(name)
-            current.fragments.append(Fragment(key: key, json: json))
+            current.append(Fragment(name: name, key: key, json: json))
             result.append(json)
         }
         last.withLock { $0 = current }

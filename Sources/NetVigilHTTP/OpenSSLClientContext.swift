@@ -1,4 +1,5 @@
 import COpenSSL
+import NetVigilSystem
 import NetVigilTrust
 
 /// One OpenSSL client `SSL_CTX` per `TLSConfiguration`, shared by every connection that uses it.

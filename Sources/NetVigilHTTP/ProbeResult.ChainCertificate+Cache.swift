@@ -1,3 +1,4 @@
+import NetVigilSystem
 import NetVigilTrust
 
 extension ProbeResult.ChainCertificate {

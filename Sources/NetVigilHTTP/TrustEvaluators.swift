@@ -1,3 +1,4 @@
+import NetVigilSystem
 import NetVigilTrust
 
 /// The `ServerTrustEvaluator`s of one `ProbeConfiguration` (and its copies), one per (trust store, policy): an

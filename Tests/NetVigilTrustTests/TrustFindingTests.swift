@@ -1,5 +1,6 @@
 import Foundation
 import NetVigilProbeModel
+import NetVigilSystem
 import XCTest
 @testable import NetVigilTrust
 
@@ -55,18 +56,18 @@ final class TrustFindingTests: XCTestCase {
             ["name": "long", "issuer": "inter", "dns": ["www.example.com"], "days": 500],
             ["name": "short", "issuer": "inter", "dns": ["www.example.com"], "days": 90],
         ])
-        let cache = BaselineFindingsCache()
+        let cache = SharedCache<[Data], [TrustFinding]>(capacity: TrustFinding.cachedChains)
         let long = [made["long"]!, made["inter"]!]
         let short = [made["short"]!, made["inter"]!]
-        let first = cache.findings(for: long)
+        let first = TrustFinding.cachedBaselineRequirements(servedChain: long, in: cache)
         XCTAssertEqual(first, TrustFinding.baselineRequirements(servedChain: long))
         XCTAssertTrue(first.contains { $0.code == "e_tls_server_cert_valid_time_longer_than_398_days" })
-        XCTAssertEqual(cache.findings(for: long), first)
+        XCTAssertEqual(TrustFinding.cachedBaselineRequirements(servedChain: long, in: cache), first)
         XCTAssertEqual(cache.count, 1, "the same chain is one entry")
-        let other = cache.findings(for: short)
+        let other = TrustFinding.cachedBaselineRequirements(servedChain: short, in: cache)
         XCTAssertEqual(other, TrustFinding.baselineRequirements(servedChain: short))
         XCTAssertFalse(other.contains { $0.code == "e_tls_server_cert_valid_time_longer_than_398_days" })
         XCTAssertEqual(cache.count, 2)
-        XCTAssertEqual(cache.findings(for: []), [])
+        XCTAssertEqual(TrustFinding.cachedBaselineRequirements(servedChain: [], in: cache), [])
     }
 }
