@@ -34,9 +34,10 @@ ZSHDIR := $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$
 # Generated from the binary (man page, shell completions) for install-files.
 GENERATED := .build/deploy
 
-# System libraries netvigil links against, the Public Suffix List the webpki profile reads at run time, and binutils
-# and xz for the installed binary (deploy/strip-binary.sh).
-APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config publicsuffix binutils xz-utils
+# System libraries netvigil links against, GCC's static C++ runtime (a Swift toolchain prerequisite; the release link
+# takes it from libstdc++.a, see deploy/linker/static-libstdc++), the Public Suffix List the webpki profile reads at
+# run time, and binutils and xz for the installed binary (deploy/strip-binary.sh).
+APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev libstdc++-12-dev pkg-config publicsuffix binutils xz-utils
 # Tools the tests drive: OpenSSL CLI, ip(8) for namespaces, nginx, a JSON Schema validator, curl, promtool and amtool,
 # systemd-analyze, setpriv (util-linux), dpkg-deb, dpkg-shlibdeps and lintian for the package, gdb and binutils for the
 # split debug symbols, squid (the proxy tests), pip (for PIP_TEST), python3-cryptography (the webpki test chains) and

@@ -188,9 +188,12 @@ let package = Package(
             // netvigil's own symbols at run time, yet the loader searched its 36,500 exported names first for every
             // library symbol it bound, faulting in 3.4 MB of symbol tables, and the runtime's start-up `dladdr` walked
             // them (a fresh probe 19.6 -> 16.7 ms). Stack traces of the installed binary name its functions from
-            // `.gnu_debugdata` (deploy/strip-binary.sh).
+            // `.gnu_debugdata` (deploy/strip-binary.sh). The C++ runtime (libstdc++, which the Swift runtime and ICU use)
+            // is linked from GCC's static archive (deploy/linker/static-libstdc++): loading libstdc++.so.6 and binding
+            // its symbols cost a fresh `netvigil probe` about 1 ms of its ~23.
             linkerSettings: [
-                .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "-z", "-Xlinker", "now",
+                .unsafeFlags(["-L", "\(Context.packageDirectory)/deploy/linker/static-libstdc++",
+                              "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "-z", "-Xlinker", "now",
                               "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/deploy/linker/netvigil.order",
                               "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic"],
                              .when(configuration: .release))

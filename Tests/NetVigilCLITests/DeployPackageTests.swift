@@ -127,6 +127,7 @@ final class DeployPackageTests: XCTestCase {
             XCTAssertTrue(depends.stdout.contains(library), "Depends: \(depends.stdout)")
         }
         XCTAssertFalse(depends.stdout.contains("swift"), depends.stdout)
+        XCTAssertFalse(depends.stdout.contains("libstdc++"), "the C++ runtime is linked statically: \(depends.stdout)")
         let contents = try ProcessRunner.run(["--contents", deb], executable: dpkgDeb).stdout
         for path in ["./usr/bin/netvigil", "./lib/systemd/system/netvigil.service", "./usr/lib/sysusers.d/netvigil.conf",
                      "./etc/netvigil/netvigil.yml", "./usr/share/man/man1/netvigil.1.gz", "./usr/share/doc/netvigil/copyright",

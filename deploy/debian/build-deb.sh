@@ -2,7 +2,7 @@
 # Builds netvigil_<version>_<arch>.deb with dpkg-deb from an already built binary.
 #   deploy/debian/build-deb.sh BINARY OUTDIR
 # `make deb` passes the release binary (swift build -c release --static-swift-stdlib). The binary must not need the
-# Swift runtime from the toolchain: the package depends only on Debian libraries (computed by dpkg-shlibdeps, and
+# Swift runtime from the toolchain nor libstdc++.so.6 (both are linked statically): the package depends only on Debian libraries (computed by dpkg-shlibdeps, and
 # libmnl0, libssl3 and libsqlite3-0 must be among them). The file tree is what `make install PREFIX=/usr` installs.
 set -euo pipefail
 
@@ -18,6 +18,10 @@ top=$(cd "$here/../.." && pwd)
 
 if readelf -d "$binary" | grep -q 'NEEDED.*libswift'; then
     echo "build-deb: $1 links the Swift runtime dynamically; build it with swift build -c release --static-swift-stdlib" >&2
+    exit 65
+fi
+if readelf -d "$binary" | grep -q 'NEEDED.*libstdc++'; then
+    echo "build-deb: $1 links libstdc++ dynamically; the release link takes it from GCC's static archive (deploy/linker/static-libstdc++; is libstdc++-12-dev installed?)" >&2
     exit 65
 fi
 if readelf -d "$binary" | grep -Eq 'RPATH|RUNPATH'; then
