@@ -190,7 +190,7 @@ let package = Package(
             // them (a fresh probe 19.6 -> 16.7 ms). Stack traces of the installed binary name its functions from
             // `.gnu_debugdata` (deploy/strip-binary.sh). The C++ runtime (libstdc++, which the Swift runtime and ICU use)
             // is linked from GCC's static archive (deploy/linker/static-libstdc++): loading libstdc++.so.6 and binding
-            // its symbols cost a fresh `netvigil probe` about 1 ms of its ~23.
+            // its symbols cost a fresh `netvigil probe` 1-2 ms of its ~20 (docs/performance.md, Footprint and start-up).
             linkerSettings: [
                 .unsafeFlags(["-L", "\(Context.packageDirectory)/deploy/linker/static-libstdc++",
                               "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "-z", "-Xlinker", "now",
