@@ -2,8 +2,9 @@
 # Builds netvigil_<version>_<arch>.deb with dpkg-deb from an already built binary.
 #   deploy/debian/build-deb.sh BINARY OUTDIR
 # `make deb` passes the release binary (swift build -c release --static-swift-stdlib). The binary must not need the
-# Swift runtime from the toolchain nor libstdc++.so.6 (both are linked statically): the package depends only on Debian libraries (computed by dpkg-shlibdeps, and
-# libmnl0, libssl3 and libsqlite3-0 must be among them). The file tree is what `make install PREFIX=/usr` installs.
+# Swift runtime from the toolchain nor libstdc++.so.6 (both are linked statically): the package depends only on
+# Debian libraries (computed by dpkg-shlibdeps, and libmnl0, libssl3 and libsqlite3-0 must be among them). The file
+# tree is what `make install PREFIX=/usr` installs.
 set -euo pipefail
 
 if [ $# -ne 2 ]; then
@@ -16,15 +17,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 [ -x "$binary" ] || { echo "build-deb: $1 is not an executable (run make release)" >&2; exit 66; }
 
-if readelf -d "$binary" | grep -q 'NEEDED.*libswift'; then
+dynamic=$(readelf -d "$binary")
+if grep -q 'NEEDED.*libswift' <<<"$dynamic"; then
     echo "build-deb: $1 links the Swift runtime dynamically; build it with swift build -c release --static-swift-stdlib" >&2
     exit 65
 fi
-if readelf -d "$binary" | grep -q 'NEEDED.*libstdc++'; then
+if grep -q 'NEEDED.*libstdc++' <<<"$dynamic"; then
     echo "build-deb: $1 links libstdc++ dynamically; the release link takes it from GCC's static archive (deploy/linker/static-libstdc++; is libstdc++-12-dev installed?)" >&2
     exit 65
 fi
-if readelf -d "$binary" | grep -Eq 'RPATH|RUNPATH'; then
+if grep -Eq 'RPATH|RUNPATH' <<<"$dynamic"; then
     echo "build-deb: $1 has an RPATH/RUNPATH; a packaged binary must use the system library path" >&2
     exit 65
 fi
