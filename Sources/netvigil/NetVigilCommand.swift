@@ -28,6 +28,10 @@ struct NetVigilCommand: AsyncParsableCommand {
 
     /// Parses and runs; usage errors print one line (`netvigil: ...`) and exit 64, help and version print in full.
     static func main() async {
+        if VersionCommand.isWholeInvocation(CommandLine.arguments.dropFirst()) {
+            do { try VersionCommand().run() } catch { exit(reporting: error) }
+            return
+        }
         // The daemon runs without glibc's per-thread malloc caches, which it can only get by executing itself again
         // with `GLIBC_TUNABLES` set: first, before anything is opened or started (MallocThreadCaches).
         // The daemon allocates from one malloc arena: with an arena per thread (NIO loops, Dispatch workers) its

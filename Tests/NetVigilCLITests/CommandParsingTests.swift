@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilAgent
 import NetVigilTestSupport
 import XCTest
 
@@ -41,6 +42,31 @@ final class CommandParsingTests: XCTestCase {
             let result = try ProcessRunner.run([command, "--version"])
             XCTAssertEqual(result.status, 0, "\(command) --version: \(result.stderr)")
             XCTAssertEqual(result.stdout, version.stdout, "\(command) --version")
+        }
+    }
+
+    /// `version` and `--version` alone are answered before ArgumentParser parses (VersionCommand.isWholeInvocation):
+    /// they must print what ArgumentParser's own `--version` prints, and the spellings around them still parse.
+    func testVersionAloneReadsAsArgumentParsersVersion() throws {
+        let parsed = try ProcessRunner.run(["version", "--version"])
+        XCTAssertEqual(parsed.status, 0, parsed.stderr)
+        XCTAssertEqual(parsed.stdout, NetVigilVersion.current + "\n")
+        for arguments in [["version"], ["--version"]] {
+            let result = try ProcessRunner.run(arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stdout, parsed.stdout, "\(arguments)")
+            XCTAssertEqual(result.stderr, "", "\(arguments)")
+        }
+        XCTAssertTrue(try ProcessRunner.run(["version", "--help"]).stdout.contains("Print the netvigil version."))
+        XCTAssertEqual(try ProcessRunner.run(["--version", "version"]).status, 0)
+    }
+
+    func testVersionToAFullDeviceIsOneLineAndExit74() throws {
+        for arguments in [["version"], ["--version"]] {
+            let result = try ProcessRunner.run(["-c", "exec \"$0\" \"$@\" > /dev/full", ProcessRunner.binary.path] + arguments,
+                                               executable: URL(fileURLWithPath: "/bin/bash"))
+            XCTAssertEqual(result.status, 74, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr, "netvigil: cannot write to standard output: No space left on device\n", "\(arguments)")
         }
     }
 
