@@ -8,8 +8,8 @@ struct VersionCommand: ParsableCommand {
 
     /// Whether the arguments after the program name are `version` or `--version` and nothing else. Those two are
     /// answered before ArgumentParser builds its command tree: the reflection behind that was a fifth of a fresh
-    /// `netvigil version`'s time (docs/performance.md, Start-up). Every other spelling (`version --help`,
-    /// `probe --version`, `version extra`) is parsed as before.
+    /// `netvigil version`'s time (docs/performance.md, Footprint and start-up). Every other spelling
+    /// (`version --help`, `probe --version`, `version extra`) is parsed as before.
     static func isWholeInvocation(_ arguments: ArraySlice<String>) -> Bool {
         arguments.count == 1 && (arguments.first == "version" || arguments.first == "--version")
     }
