@@ -19,9 +19,8 @@ struct VersionCommand: ParsableCommand {
     func run() throws {
         do {
             try StandardStream.output.emit(NetVigilVersion.current + "\n")
-        } catch let failure as CLIFailure {
-            printError(failure.message)
-            throw ExitCode(failure.code.rawValue)
+        } catch {
+            throw reportedExit(for: error)
         }
     }
 }

@@ -32,15 +32,24 @@ struct CLIFailure: Error, CustomStringConvertible {
 func withCLIFailureHandling<T>(_ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
-    } catch let failure as CLIFailure {
+    } catch {
+        throw reportedExit(for: error)
+    }
+}
+
+/// Prints what ends a command (a `CLIFailure`'s lines, or any other error as one line; nothing for an `ExitCode`)
+/// and returns the exit code to throw.
+func reportedExit(for error: any Error) -> ExitCode {
+    switch error {
+    case let failure as CLIFailure:
         printError(failure.message)
         failure.more.forEach(printError)
-        throw ExitCode(failure.code.rawValue)
-    } catch let exit as ExitCode {
-        throw exit
-    } catch {
+        return ExitCode(failure.code.rawValue)
+    case let exit as ExitCode:
+        return exit
+    default:
         printError("\(error)")
-        throw ExitCode(CLIFailure.Code.software.rawValue)
+        return ExitCode(CLIFailure.Code.software.rawValue)
     }
 }
 
