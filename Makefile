@@ -40,13 +40,20 @@ GENERATED := .build/deploy
 APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev libstdc++-12-dev pkg-config publicsuffix binutils xz-utils
 # Tools the tests drive: OpenSSL CLI, ip(8) for namespaces, nginx, a JSON Schema validator, curl, promtool and amtool,
 # systemd-analyze, setpriv (util-linux), dpkg-deb, dpkg-shlibdeps and lintian for the package, gdb and binutils for the
-# split debug symbols, squid (the proxy tests), pip (for PIP_TEST), python3-cryptography (the webpki test chains) and
-# setcap (libcap2-bin: a daemon that gains capabilities at exec).
+# split debug symbols, squid (the proxy tests), pip (for PIP_TEST), python3-cryptography (the webpki test chains),
+# setcap (libcap2-bin: a daemon that gains capabilities at exec), and for the trust differential test
+# (Tests/TrustDifferential): Go (its chain generator and crypto/x509 validator), gnutls-cli (gnutls-bin), NSS's
+# certutil and tstclnt (libnss3-tools), easy-rsa, mkcert and cfssl (golang-cfssl) to make chains, and libfaketime.
 APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus prometheus-alertmanager systemd util-linux libcap2-bin \
 	dpkg dpkg-dev lintian chromium gdb binutils squid python3-pip python3-cryptography postfix dovecot-imapd dovecot-pop3d \
-	slapd ldap-utils postgresql nghttp2-server
+	slapd ldap-utils postgresql nghttp2-server golang-go gnutls-bin libnss3-tools easy-rsa mkcert golang-cfssl faketime
 # Test tools from PyPI: mitmproxy's mitmdump, the TLS-intercepting proxy of the proxy tests.
 PIP_TEST := mitmproxy
+# The trust differential test's pyca validator needs cryptography >= 42 (cryptography.x509.verification); Debian 12's
+# python3-cryptography is 38 and stays as it is (the webpki test chains sign with SHA-1, which 42+ refuses), so when
+# python3 imports an older one, pip installs a newer one into TRUSTDIFF_PYTHON, which only Tests/TrustDifferential
+# puts on its path.
+TRUSTDIFF_PYTHON := .build/trustdiff-python
 
 .PHONY: all deps test-deps build release release-flags run test bench clean install install-files generated deb deb-check debug-symbols
 
@@ -86,6 +93,9 @@ deps:
 test-deps: deps
 	$(call ensure_packages,$(APT_TEST))
 	$(call ensure_pip_packages,$(PIP_TEST))
+	@PYTHONPATH=$(TRUSTDIFF_PYTHON) python3 -c 'import sys, cryptography; sys.exit(int(cryptography.__version__.split(".")[0]) < 42)' \
+	  2>/dev/null || { echo "pip installing: cryptography>=42 into $(TRUSTDIFF_PYTHON)"; \
+	  python3 -m pip install -q --upgrade --target $(TRUSTDIFF_PYTHON) "cryptography>=42" || exit 1; }
 
 build: deps
 	$(SWIFT) build
