@@ -77,7 +77,7 @@ func main() {
 	now := time.Now().Add(-time.Hour)
 	rootKey := newKey(kind)
 	root := create(&x509.Certificate{
-		Subject: pkix.Name{CommonName: "Go Root", Organization: []string{"netvigil differential"}},
+		Subject:   pkix.Name{CommonName: "Go Root", Organization: []string{"netvigil differential"}},
 		NotBefore: now, NotAfter: now.AddDate(10, 0, 0),
 		IsCA: true, BasicConstraintsValid: true,
 		KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
@@ -87,7 +87,7 @@ func main() {
 	if tiers == "3" {
 		interKey := newKey(kind)
 		inter := create(&x509.Certificate{
-			Subject: pkix.Name{CommonName: "Go Intermediate", Organization: []string{"netvigil differential"}},
+			Subject:   pkix.Name{CommonName: "Go Intermediate", Organization: []string{"netvigil differential"}},
 			NotBefore: now, NotAfter: now.AddDate(5, 0, 0),
 			IsCA: true, BasicConstraintsValid: true, MaxPathLenZero: true,
 			KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
@@ -97,11 +97,11 @@ func main() {
 	}
 	leafKey := newKey(kind)
 	template := &x509.Certificate{
-		Subject: pkix.Name{CommonName: host},
+		Subject:   pkix.Name{CommonName: host},
 		NotBefore: now, NotAfter: now.AddDate(0, 0, 90),
 		BasicConstraintsValid: true,
-		KeyUsage:    x509.KeyUsageDigitalSignature,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		KeyUsage:              x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	}
 	if kind == "rsa2048" {
 		template.KeyUsage |= x509.KeyUsageKeyEncipherment
