@@ -379,6 +379,8 @@ def netvigil(case, context):
     if isinstance(verdict, dict):
         verdict = verdict.get("kind") or verdict.get("code") or json.dumps(verdict)
     reason = report.get("reason") or report.get("message") or ""
+    if isinstance(reason, dict):
+        reason = reason.get("message") or json.dumps(reason)
     return ("accept" if trusted else "refuse"), verdict, reason, codes
 
 
