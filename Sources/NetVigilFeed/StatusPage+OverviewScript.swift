@@ -40,7 +40,7 @@ extension StatusPage {
             return el("div", {}, el("dt", {}, label), el("dd", {}, ...value));
           }
 
-          // The served chain's Baseline Requirements findings as a count, their codes in the title (public mode has
+          // The served chain's findings as a count, their codes in the title (public mode has
           // codes only); none, no badge.
           function findingsBadge(last) {
             const findings = last && Array.isArray(last.findings) ? last.findings : [];

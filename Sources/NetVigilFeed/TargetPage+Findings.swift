@@ -1,7 +1,7 @@
 extension TargetPage {
-    /// The "Findings" section of the target page (inserted after the served chain): the Baseline Requirements
-    /// findings of the newest result that judged a chain (warnings; the verdict is unchanged), one row each with the
-    /// certificate's index, code, severity and message.
+    /// The "Findings" section of the target page (inserted after the served chain): the findings of the newest result
+    /// that judged a chain (standards violations clients tolerate, client splits, Baseline Requirements lints; the
+    /// verdict is unchanged), one row each with the certificate's index, code, severity and message.
     static let findingsMarkup = #"""
           <section id="findings-section">
             <h2>Findings</h2>
@@ -20,8 +20,9 @@ extension TargetPage {
             const judged = (data.target.results || []).find((r) => Array.isArray(r.findings));
             const findings = judged ? judged.findings : [];
             byId("findings-line").replaceChildren(!judged ? "No judged chain yet."
-              : findings.length ? "Baseline Requirements findings of the chain served at " + judged.time
-                                  + " (warnings: clients accept the chain, the verdict is unchanged)."
+              : findings.length ? "Findings of the chain served at " + judged.time
+                                  + " (warning: a standard is broken but clients accept the chain; error: the client the"
+                                  + " message names refuses it). The verdict is unchanged."
               : "No findings for the chain served at " + judged.time + ".");
             byId("findings").tBodies[0].replaceChildren(...findings.map((finding) =>
               el("tr", {class: "finding", "data-code": finding.code, "data-certificate": finding.certificate},

@@ -1,9 +1,12 @@
 /// Something a served certificate does that the CA/Browser Forum Baseline Requirements forbid but clients accept:
 /// reported, never a reason to distrust. `code` names the rule as zlint does.
 public struct TrustFinding: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// How much it matters; every finding is a warning (the verdict does not change).
+    /// How much it matters. Neither changes the verdict.
     public enum Severity: String, Sendable, Hashable, Codable {
+        /// A standard is broken, but mainstream TLS clients connect all the same.
         case warning
+        /// A mainstream TLS client (named in the message) would refuse the connection, though most connect.
+        case error
     }
 
     /// The zlint-style rule code, e.g. `e_tls_server_cert_valid_time_longer_than_398_days`.

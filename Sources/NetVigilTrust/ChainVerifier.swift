@@ -59,17 +59,18 @@ enum ChainVerifier {
     /// Runs `X509_verify_cert` for `chain[0]` with `chain[1...]` as untrusted intermediates, or answers from the
     /// store's cache of successes (`VerifiedChainCache`) when the same chain was verified for the same host before.
     ///
-    /// Both profiles set `X509_V_FLAG_X509_STRICT`. `webpki` also sets security level 2, leaves the host check to
-    /// `WebPKIProfile` (subjectAltName only) and runs its checks over the chain OpenSSL built.
-    static func verify(chain: [Certificate], store: TrustStore, host: HostCheck?, at date: Date, partialChain: Bool,
+    /// Every certificate of the store is an anchor, self-signed or not (`X509_V_FLAG_PARTIAL_CHAIN`), as in browsers
+    /// and Go. `webpki` and `strict` run at security level 2, leave the host check to `WebPKIProfile` (subjectAltName
+    /// only) and run its rules over the chain OpenSSL built; only `strict` sets `X509_V_FLAG_X509_STRICT`.
+    static func verify(chain: [Certificate], store: TrustStore, host: HostCheck?, at date: Date,
                        profile: ValidationProfile = .default) -> ChainVerification {
-        let key = VerifiedChainCache.Key(served: chain.map(\.handle.derSHA256), host: host, partialChain: partialChain, profile: profile)
+        let key = VerifiedChainCache.Key(served: chain.map(\.handle.derSHA256), host: host, profile: profile)
         if let built = store.verifiedChains.chain(for: key, served: chain, at: date) {
             return ChainVerification(isValid: true, code: X509_V_OK, depth: 0, text: "ok", chain: built)
         }
         let bundleWasLoaded = store.systemRootLocations?.isBundleLoaded ?? true
         let verify = {
-            run(chain: chain, store: store, host: profile == .webpki ? nil : host, at: date, partialChain: partialChain, profile: profile)
+            run(chain: chain, store: store, host: profile.usesWebPKIRules ? nil : host, at: date, profile: profile)
         }
         var verification = verify()
         if !verification.isValid, !bundleWasLoaded, let roots = store.systemRootLocations {
@@ -77,8 +78,8 @@ enum ChainVerifier {
             roots.loadBundle(into: store.store)
             verification = verify()
         }
-        if profile == .webpki {
-            if verification.isValid, let violation = WebPKIProfile.check(chain: verification.chain, host: host) {
+        if profile.usesWebPKIRules {
+            if verification.isValid, let violation = WebPKIProfile.check(chain: verification.chain, host: host, profile: profile) {
                 verification = ChainVerification(isValid: false, code: -1, depth: Int32(violation.ruleViolation?.depth ?? 0),
                                                  text: violation.message, chain: [], violation: violation)
             } else if !verification.isValid {
@@ -95,7 +96,7 @@ enum ChainVerifier {
     }
 
     /// One `X509_verify_cert` run.
-    private static func run(chain: [Certificate], store: TrustStore, host: HostCheck?, at date: Date, partialChain: Bool,
+    private static func run(chain: [Certificate], store: TrustStore, host: HostCheck?, at date: Date,
                             profile: ValidationProfile) -> ChainVerification {
         guard let leaf = chain.first else {
             return ChainVerification(isValid: false, code: -1, depth: 0, text: "no certificate", chain: [])
@@ -118,11 +119,13 @@ enum ChainVerifier {
                 return ChainVerification(isValid: false, code: -1, depth: 0, text: "X509_STORE_CTX_init failed", chain: [])
             }
             _ = X509_STORE_CTX_set_purpose(ctx, X509_PURPOSE_SSL_SERVER)
-            X509_STORE_CTX_set_flags(ctx, UInt(X509_V_FLAG_X509_STRICT) | (partialChain ? UInt(X509_V_FLAG_PARTIAL_CHAIN) : 0))
-            if profile == .webpki {
+            X509_STORE_CTX_set_flags(ctx, UInt(X509_V_FLAG_PARTIAL_CHAIN) | (profile == .strict ? UInt(X509_V_FLAG_X509_STRICT) : 0))
+            if profile.usesWebPKIRules {
                 // 112-bit security: RSA/DSA/DH ≥ 2048 bits, ECC ≥ 224 bits, no MD5/SHA-1 signatures.
                 X509_VERIFY_PARAM_set_auth_level(X509_STORE_CTX_get0_param(ctx), 2)
                 cossl_X509_STORE_CTX_judge_anchor_as_key(ctx)
+            } else {
+                cossl_X509_STORE_CTX_include_not_after(ctx)
             }
             cossl_X509_STORE_CTX_set_unix_time(ctx, Int64(date.timeIntervalSince1970.rounded(.down)))
             if let host {

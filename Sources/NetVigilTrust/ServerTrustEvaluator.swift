@@ -44,10 +44,13 @@ public final class ServerTrustEvaluator: Sendable {
             return builder.finish(.untrusted(.noCertificates), pinVerdict: policy.pinning == .none ? .notPinned : .notEvaluated)
         }
         let hostCheck = policy.validatesDomainName ? HostCheck(host) : nil
-        let base = ChainVerifier.verify(chain: servedChain + untrusted, store: trustStore, host: hostCheck, at: date, partialChain: false,
+        let base = ChainVerifier.verify(chain: servedChain + untrusted, store: trustStore, host: hostCheck, at: date,
                                        profile: policy.validation)
         let baseFailure = base.isValid ? nil : reason(for: base, leaf: leaf, host: hostCheck)
-        if base.isValid { builder.validatedChain = base.chain }
+        if base.isValid {
+            builder.validatedChain = base.chain
+            builder.publiclyTrusted = trustStore.isSystemRoot(base.chain.last)
+        }
         builder.failedSubject = base.failedSubject
 
         let pinsExpired = policy.pinning != .none && policy.pinsHaveExpired(at: date)
@@ -78,7 +81,7 @@ public final class ServerTrustEvaluator: Sendable {
             preconditionFailure("handled above")
         case .certificate:
             guard let pinnedStore else { preconditionFailure("certificate pinning has a pinned store") }
-            let pinned = ChainVerifier.verify(chain: servedChain + untrusted, store: pinnedStore, host: hostCheck, at: date, partialChain: true,
+            let pinned = ChainVerifier.verify(chain: servedChain + untrusted, store: pinnedStore, host: hostCheck, at: date,
                                                 profile: policy.validation)
             if pinned.isValid {
                 let matched = pinned.chain.filter { pinnedCertificateDigests.contains($0.handle.derSHA256) }
@@ -165,6 +168,8 @@ public final class ServerTrustEvaluator: Sendable {
         var matched: [SPKIPin] = []
         var reportedMismatch: ServerTrustFailureReason? = nil
         var failedSubject: String? = nil
+        /// The base verification ended at a system root, not a configured anchor: the Baseline Requirements apply.
+        var publiclyTrusted = false
 
         init(servedChain: [Certificate], host: String?, date: Date, configured: [SPKIPin]) {
             self.servedChain = servedChain
@@ -188,7 +193,8 @@ public final class ServerTrustEvaluator: Sendable {
                 validatedChain: validatedChain,
                 pins: TrustEvaluation.Pins(configured: configured, served: servedChain.map(\.spkiPin), matched: matched),
                 failedSubject: failed,
-                findings: TrustFinding.cachedBaselineRequirements(servedChain: servedChain)
+                findings: TrustFinding.cachedFindings(servedChain: servedChain, validatedChain: validatedChain,
+                                                      publiclyTrusted: publiclyTrusted)
             )
         }
     }

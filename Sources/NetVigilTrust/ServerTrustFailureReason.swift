@@ -100,8 +100,11 @@ public enum ServerTrustFailureReason: Error, Sendable, Hashable, CustomStringCon
         case .chainInvalid(let code, let depth, let text):
             return "certificate chain invalid: \(text) (OpenSSL verify error \(code) at depth \(depth))"
         case .hostnameMismatch(let expected, let presented):
-            let names = presented.isEmpty ? "no names" : presented.joined(separator: ", ")
-            return "host name mismatch: certificate is not valid for \(expected) (it presents \(names))"
+            guard !presented.isEmpty else {
+                // A commonName alone: browsers, Go and rustls match only subjectAltNames (RFC 6125 6.4.4).
+                return "host name mismatch: certificate is not valid for \(expected) (it has no subjectAltName, and TLS clients no longer match a host against the commonName: reissue it with \(expected) in its subjectAltName)"
+            }
+            return "host name mismatch: certificate is not valid for \(expected) (it presents \(presented.joined(separator: ", ")))"
         case .certificatePinMismatch(let mismatch), .publicKeyPinMismatch(let mismatch):
             return mismatch.message
         case .invalidServerName(let violation), .nameConstraintViolation(let violation),

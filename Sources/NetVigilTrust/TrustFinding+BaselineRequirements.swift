@@ -3,7 +3,8 @@ import Foundation
 import NetVigilProbeModel
 
 extension TrustFinding {
-    /// The Baseline Requirements checks netvigil runs on a served chain (leaf first; the anchor is not served).
+    /// The Baseline Requirements checks netvigil runs on a served chain (leaf first; the anchor is not served). They
+    /// apply to chains that end at a publicly-trusted root only: a private CA is not bound by the BRs.
     static func baselineRequirements(servedChain: [Certificate]) -> [TrustFinding] {
         guard let leaf = servedChain.first else { return [] }
         var findings: [TrustFinding] = []
@@ -41,12 +42,6 @@ extension TrustFinding {
             cossl_clear_errors()
             findings.append(TrustFinding(code: "e_sub_cert_certificate_policies_missing", certificate: 0,
                                          message: "the server certificate has no certificatePolicies (BR 7.1.2.3)"))
-        }
-        for (index, certificate) in servedChain.enumerated().dropFirst() where !certificate.isSelfIssued {
-            if X509_get0_authority_key_id(certificate.x509) == nil {
-                findings.append(TrustFinding(code: "e_ext_authority_key_identifier_missing", certificate: index,
-                                             message: "the intermediate has no authorityKeyIdentifier (BR 7.1.2.10.5)"))
-            }
         }
         return findings
     }

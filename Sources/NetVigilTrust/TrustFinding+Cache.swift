@@ -6,18 +6,23 @@ extension TrustFinding {
     /// Chains whose findings are kept before the cache starts over (as `VerifiedChainCache`: a handful per target).
     static let cachedChains = 4096
 
-    /// Findings by served chain (the SHA-256 of each certificate's DER, leaf first), process-wide.
-    static let baselineRequirementsCache = SharedCache<[Data], [TrustFinding]>(capacity: cachedChains)
+    /// Findings by chain: the SHA-256 of each served certificate's DER (leaf first), a separator, those of the
+    /// validated chain, and whether it ends at a system root. Process-wide.
+    static let findingsCache = SharedCache<[Data], [TrustFinding]>(capacity: cachedChains)
 
-    /// The Baseline Requirements findings of `servedChain`, computed once per distinct chain: they depend on the
-    /// served certificates alone, and a server sends the same chain on every probe (computing them parses the leaf's
-    /// extensions again: 1.6 % of a 10,000-target daemon's CPU).
-    static func cachedBaselineRequirements(
-        servedChain: [Certificate], in cache: SharedCache<[Data], [TrustFinding]> = baselineRequirementsCache
+    /// The findings of a judged chain: `chainFindings`, plus the Baseline Requirements lints when the chain validated
+    /// to a publicly-trusted root. Computed once per distinct chain: they depend on the certificates alone, and a
+    /// server sends the same chain on every probe (computing them parses the extensions again).
+    static func cachedFindings(
+        servedChain: [Certificate], validatedChain: [Certificate], publiclyTrusted: Bool,
+        in cache: SharedCache<[Data], [TrustFinding]> = findingsCache
     ) -> [TrustFinding] {
         guard !servedChain.isEmpty else { return [] }
-        return cache.value(for: servedChain.map(\.handle.derSHA256)) {
-            baselineRequirements(servedChain: servedChain)
+        let key = servedChain.map(\.handle.derSHA256) + [Data()] + validatedChain.map(\.handle.derSHA256)
+            + [Data([publiclyTrusted ? 1 : 0])]
+        return cache.value(for: key) {
+            chainFindings(servedChain: servedChain, validatedChain: validatedChain)
+                + (publiclyTrusted ? baselineRequirements(servedChain: servedChain) : [])
         }
     }
 }

@@ -94,6 +94,12 @@ public final class TrustStore: @unchecked Sendable {
         X509_STORE_free(store)
     }
 
+    /// True when `anchor` is a system root and no configured anchor: a chain that ends there is publicly trusted.
+    func isSystemRoot(_ anchor: Certificate?) -> Bool {
+        guard usesSystemRoots, let anchor else { return false }
+        return knownAnchor(anchor.x509) == nil && !anchors.contains(anchor)
+    }
+
     /// The configured anchor wrapping `pointer`, if it is one of ours.
     func knownAnchor(_ pointer: OpaquePointer) -> Certificate? {
         anchorsByPointer[pointer]

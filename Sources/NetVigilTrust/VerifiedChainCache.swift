@@ -4,15 +4,14 @@ import Synchronization
 /// The successful chain verifications of one `TrustStore`, so a server probed again with the same chain is not
 /// verified again (a signature check per certificate: about a tenth of a probe's CPU).
 ///
-/// A success depends only on the served certificates, the store (immutable), the host check, the partial-chain flag
-/// and the instant; the instant matters only through validity periods, so an entry answers only while the instant lies
+/// A success depends only on the served certificates, the store (immutable), the host check, the profile and
+/// the instant; the instant matters only through validity periods, so an entry answers only while the instant lies
 /// inside every validity period of the chain it built. Failures are never kept: they are verified every time.
 final class VerifiedChainCache: Sendable {
     struct Key: Hashable, Sendable {
         /// SHA-256 of each served certificate's DER, leaf first.
         var served: [Data]
         var host: HostCheck?
-        var partialChain: Bool
         var profile: ValidationProfile = .default
     }
 

@@ -1,49 +1,69 @@
 import COpenSSL
 import Foundation
 
-/// The `webpki` profile's own checks over a chain OpenSSL built and accepted (with `X509_V_FLAG_X509_STRICT` at
-/// security level 2), each rule family with its own `ServerTrustFailureReason`. The trust anchor is judged as
-/// rustls-webpki judges one: a key and a name (plus its name constraints), never its other extensions.
+/// The rules of the `webpki` and `strict` profiles over a chain OpenSSL built and accepted, each rule family with its
+/// own `ServerTrustFailureReason`. The trust anchor is judged as rustls-webpki judges one: a key and a name (plus its
+/// name constraints and pathLenConstraint), never its other extensions.
 ///
-/// The table of rules and the clients they follow is in docs/trust.md.
+/// A few rules are standards violations that mainstream clients tolerate (`toleratedRules`): `webpki` reports them as
+/// findings (`TrustFinding.chainFindings`), `strict` refuses them. The table of rules and the clients they follow is in
+/// docs/trust.md.
 enum WebPKIProfile {
-    /// The first rule `chain` (leaf → anchor) breaks, nil when it keeps them all.
+    /// Rules that RFC 5280 or the Baseline Requirements state but Chrome, NSS, Go, GnuTLS and OpenSSL's default
+    /// verification do not enforce.
+    static let toleratedRules: Set<String> = [
+        "authority_key_identifier_missing", "subject_key_identifier_missing_ca", "ca_basic_constraints_not_critical",
+        "ca_key_usage_missing", "rsa_modulus_not_multiple_of_8",
+    ]
+
+    /// The first rule `chain` (leaf → anchor) breaks that `profile` refuses, nil when it keeps them all.
     /// - Parameter host: checked against the leaf's subjectAltNames only; nil skips the host check.
-    static func check(chain: [Certificate], host: HostCheck?) -> ServerTrustFailureReason? {
+    static func check(chain: [Certificate], host: HostCheck?, profile: ValidationProfile) -> ServerTrustFailureReason? {
         guard let leaf = chain.first else { return nil }
-        // A one-certificate chain is a pinned leaf used as its own anchor: it is judged as a leaf.
-        let anchorDepth = chain.count > 1 ? chain.count - 1 : nil
+        let refuses = { (violation: ChainRuleViolation) in profile == .strict || !toleratedRules.contains(violation.rule) }
+        let anchorDepth = anchorDepth(of: chain)
         for (depth, certificate) in chain.enumerated() where depth != anchorDepth {
-            if let violation = structure(certificate, at: depth) { return .malformedCertificate(violation) }
-            if let violation = key(certificate, at: depth) { return .weakKey(violation) }
+            if let violation = structureViolations(certificate, at: depth).first(where: refuses) { return .malformedCertificate(violation) }
+            if let violation = keyViolations(certificate, at: depth).first(where: refuses) { return .weakKey(violation) }
             if let violation = signature(certificate, at: depth) { return .weakSignature(violation) }
         }
-        if let violation = caConstraints(chain, anchorDepth: anchorDepth) { return .caConstraintViolation(violation) }
+        if let violation = caConstraints(chain, anchorDepth: anchorDepth).first(where: refuses) { return .caConstraintViolation(violation) }
         if let violation = extendedKeyUsage(chain, anchorDepth: anchorDepth) { return .extendedKeyUsageViolation(violation) }
         if let violation = nameConstraints(chain) { return .nameConstraintViolation(violation) }
         return serverIdentity(leaf, host: host)
     }
 
+    /// The anchor's place in a built chain; nil for a one-certificate chain, a pinned leaf used as its own anchor, which
+    /// is judged as a leaf.
+    static func anchorDepth(of chain: [Certificate]) -> Int? {
+        chain.count > 1 ? chain.count - 1 : nil
+    }
+
     // MARK: - Structure
 
-    /// Serial number, duplicate and undecodable extensions, key identifiers.
+    /// The first of `structureViolations`.
     static func structure(_ certificate: Certificate, at depth: Int) -> ChainRuleViolation? {
+        structureViolations(certificate, at: depth).first
+    }
+
+    /// Serial number, duplicate and undecodable extensions, key identifiers.
+    static func structureViolations(_ certificate: Certificate, at depth: Int) -> [ChainRuleViolation] {
         let x509 = certificate.x509
         if let serial = X509_get0_serialNumber(x509) {
             let length = Int(ASN1_STRING_length(serial))
             let bytes = ASN1_STRING_get0_data(serial).map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
             if ASN1_STRING_type(serial) == V_ASN1_NEG_INTEGER {
-                return ChainRuleViolation(certificate, at: depth, rule: "serial_negative",
-                                          "the serial number is negative; RFC 5280 requires a positive serial: reissue the certificate")
+                return [ChainRuleViolation(certificate, at: depth, rule: "serial_negative",
+                                           "the serial number is negative; RFC 5280 requires a positive serial: reissue the certificate")]
             }
             if bytes.allSatisfy({ $0 == 0 }) {
-                return ChainRuleViolation(certificate, at: depth, rule: "serial_zero",
-                                          "the serial number is zero; RFC 5280 requires a positive serial: reissue the certificate")
+                return [ChainRuleViolation(certificate, at: depth, rule: "serial_zero",
+                                           "the serial number is zero; RFC 5280 requires a positive serial: reissue the certificate")]
             }
             let octets = bytes.count + ((bytes.first ?? 0) & 0x80 != 0 ? 1 : 0)
             if octets > 20 {
-                return ChainRuleViolation(certificate, at: depth, rule: "serial_too_long",
-                                          "the serial number is \(octets) octets long; RFC 5280 allows at most 20: reissue the certificate")
+                return [ChainRuleViolation(certificate, at: depth, rule: "serial_too_long",
+                                           "the serial number is \(octets) octets long; RFC 5280 allows at most 20: reissue the certificate")]
             }
         }
         var seen: Set<String> = []
@@ -51,32 +71,33 @@ enum WebPKIProfile {
             guard let object = X509_EXTENSION_get_object(X509_get_ext(x509, index)) else { continue }
             let oid = objectText(object)
             if !seen.insert(oid).inserted {
-                return ChainRuleViolation(certificate, at: depth, rule: "extension_duplicated",
-                                          "the extension \(oid) appears more than once; RFC 5280 allows each extension once")
+                return [ChainRuleViolation(certificate, at: depth, rule: "extension_duplicated",
+                                            "the extension \(oid) appears more than once; RFC 5280 allows each extension once")]
             }
         }
         let flags = X509_get_extension_flags(x509)
         if flags & UInt32(EXFLAG_INVALID) != 0 {
-            return ChainRuleViolation(certificate, at: depth, rule: "extension_malformed",
-                                      "an extension (basicConstraints, keyUsage, extendedKeyUsage, key identifiers, subjectAltName or nameConstraints) cannot be decoded")
+            return [ChainRuleViolation(certificate, at: depth, rule: "extension_malformed",
+                                        "an extension (basicConstraints, keyUsage, extendedKeyUsage, key identifiers, subjectAltName or nameConstraints) cannot be decoded")]
         }
         for (nid, name) in [(NID_info_access, "authorityInfoAccess"), (NID_crl_distribution_points, "cRLDistributionPoints"),
                             (NID_certificate_policies, "certificatePolicies")] where !decodes(x509, nid) {
-            return ChainRuleViolation(certificate, at: depth, rule: "extension_malformed",
-                                      "the \(name) extension cannot be decoded")
+            return [ChainRuleViolation(certificate, at: depth, rule: "extension_malformed",
+                                        "the \(name) extension cannot be decoded")]
         }
         // A v1 certificate has no extensions at all; `caConstraints` refuses it as an issuer.
-        guard X509_get_version(x509) >= 2 else { return nil }
+        guard X509_get_version(x509) >= 2 else { return [] }
+        var violations: [ChainRuleViolation] = []
         let selfIssued = flags & UInt32(EXFLAG_SI) != 0
         if !selfIssued, X509_get0_authority_key_id(x509) == nil {
-            return ChainRuleViolation(certificate, at: depth, rule: "authority_key_identifier_missing",
-                                      "the authorityKeyIdentifier extension is missing; RFC 5280 requires it in every certificate not issued by itself")
+            violations.append(ChainRuleViolation(certificate, at: depth, rule: "authority_key_identifier_missing",
+                                                 "the authorityKeyIdentifier extension is missing; RFC 5280 4.2.1.1 requires it in every certificate not issued by itself"))
         }
         if depth > 0, flags & UInt32(EXFLAG_CA) != 0, X509_get0_subject_key_id(x509) == nil {
-            return ChainRuleViolation(certificate, at: depth, rule: "subject_key_identifier_missing_ca",
-                                      "the CA certificate has no subjectKeyIdentifier extension; RFC 5280 requires it in CA certificates")
+            violations.append(ChainRuleViolation(certificate, at: depth, rule: "subject_key_identifier_missing_ca",
+                                                 "the CA certificate has no subjectKeyIdentifier extension; RFC 5280 4.2.1.2 requires it in CA certificates"))
         }
-        return nil
+        return violations
     }
 
     /// False when the extension `nid` is present but does not decode.
@@ -103,30 +124,30 @@ enum WebPKIProfile {
     // MARK: - Keys and signatures
 
     /// RSA ≥ 2048 bits (a multiple of 8), ECDSA P-256/P-384, Ed25519; nothing else.
-    static func key(_ certificate: Certificate, at depth: Int) -> ChainRuleViolation? {
+    static func keyViolations(_ certificate: Certificate, at depth: Int) -> [ChainRuleViolation] {
         let key = certificate.publicKey
         switch key.algorithm {
         case "RSA":
             if key.bits < 2048 {
-                return ChainRuleViolation(certificate, at: depth, rule: "rsa_key_too_small",
-                                          "the RSA key has \(key.bits) bits; browsers require at least 2048: issue a new key")
+                return [ChainRuleViolation(certificate, at: depth, rule: "rsa_key_too_small",
+                                           "the RSA key has \(key.bits) bits; browsers require at least 2048: issue a new key")]
             }
             if key.bits % 8 != 0 {
-                return ChainRuleViolation(certificate, at: depth, rule: "rsa_modulus_not_multiple_of_8",
-                                          "the RSA modulus has \(key.bits) bits, not a multiple of 8 (Baseline Requirements 6.1.5): issue a new key")
+                return [ChainRuleViolation(certificate, at: depth, rule: "rsa_modulus_not_multiple_of_8",
+                                           "the RSA modulus has \(key.bits) bits, not a multiple of 8 (Baseline Requirements 6.1.5): issue a new key")]
             }
         case "EC":
             guard let curve = key.curve, curve == "P-256" || curve == "P-384" else {
-                return ChainRuleViolation(certificate, at: depth, rule: "ec_curve_not_allowed",
-                                          "the EC key is on \(key.curve ?? "explicit parameters"); browsers accept only P-256 and P-384: issue a new key")
+                return [ChainRuleViolation(certificate, at: depth, rule: "ec_curve_not_allowed",
+                                           "the EC key is on \(key.curve ?? "explicit parameters"); browsers accept only P-256 and P-384: issue a new key")]
             }
         case "Ed25519":
             break
         default:
-            return ChainRuleViolation(certificate, at: depth, rule: "key_algorithm_not_allowed",
-                                      "the key is \(key.description); browsers accept RSA, ECDSA P-256/P-384 and Ed25519 keys only")
+            return [ChainRuleViolation(certificate, at: depth, rule: "key_algorithm_not_allowed",
+                                       "the key is \(key.description); browsers accept RSA, ECDSA P-256/P-384 and Ed25519 keys only")]
         }
-        return nil
+        return []
     }
 
     /// No MD2/MD4/MD5/SHA-1 digests, no DSA, no algorithm OpenSSL cannot name.
@@ -150,49 +171,56 @@ enum WebPKIProfile {
 
     // MARK: - basicConstraints, keyUsage, version
 
-    /// Issuers are v3 CAs with critical basicConstraints, keyCertSign and a pathLen their depth respects; the leaf is
-    /// not a CA and cannot sign certificates. The anchor is exempt.
-    static func caConstraints(_ chain: [Certificate], anchorDepth: Int?) -> ChainRuleViolation? {
+    /// Issuers are v3 CAs with basicConstraints cA=TRUE, critical, with keyUsage keyCertSign and a pathLen their depth
+    /// respects; the leaf is not a CA and cannot sign certificates. Of the anchor only its pathLenConstraint counts.
+    /// Every violation, in chain order: the caller decides which ones it tolerates.
+    static func caConstraints(_ chain: [Certificate], anchorDepth: Int?) -> [ChainRuleViolation] {
         let leaf = chain[0]
         let leafFlags = X509_get_extension_flags(leaf.x509)
         if leafFlags & UInt32(EXFLAG_BCONS) != 0, leafFlags & UInt32(EXFLAG_CA) != 0 {
-            return ChainRuleViolation(leaf, at: 0, rule: "leaf_is_ca",
-                                      "the server certificate has basicConstraints cA=TRUE; a TLS server certificate must not be a CA")
+            return [ChainRuleViolation(leaf, at: 0, rule: "leaf_is_ca",
+                                       "the server certificate has basicConstraints cA=TRUE; a TLS server certificate must not be a CA")]
         }
         if leafFlags & UInt32(EXFLAG_KUSAGE) != 0, X509_get_key_usage(leaf.x509) & UInt32(KU_KEY_CERT_SIGN) != 0 {
-            return ChainRuleViolation(leaf, at: 0, rule: "leaf_key_cert_sign",
-                                      "the server certificate's keyUsage includes keyCertSign; only CA certificates may sign certificates")
+            return [ChainRuleViolation(leaf, at: 0, rule: "leaf_key_cert_sign",
+                                       "the server certificate's keyUsage includes keyCertSign; only CA certificates may sign certificates")]
         }
+        var violations: [ChainRuleViolation] = []
         var nonSelfIssuedBelow = 0
-        for depth in chain.indices.dropFirst() where depth != anchorDepth {
+        for depth in chain.indices.dropFirst() {
             let issuer = chain[depth]
             let x509 = issuer.x509
             let flags = X509_get_extension_flags(x509)
-            if X509_get_version(x509) == 0 {
-                return ChainRuleViolation(issuer, at: depth, rule: "v1_ca",
-                                          "a version 1 certificate issues the certificate below it; v1 certificates are never CAs")
+            if depth != anchorDepth {
+                if X509_get_version(x509) == 0 {
+                    return violations + [ChainRuleViolation(issuer, at: depth, rule: "v1_ca",
+                                                            "a version 1 certificate issues the certificate below it; v1 certificates are never CAs")]
+                }
+                if flags & UInt32(EXFLAG_BCONS) == 0 || flags & UInt32(EXFLAG_CA) == 0 {
+                    return violations + [ChainRuleViolation(issuer, at: depth, rule: "issuer_not_ca",
+                                                            "it issues the certificate below it but has no basicConstraints cA=TRUE")]
+                }
+                if flags & UInt32(EXFLAG_BCONS_CRITICAL) == 0 {
+                    violations.append(ChainRuleViolation(issuer, at: depth, rule: "ca_basic_constraints_not_critical",
+                                                         "the CA certificate's basicConstraints is not marked critical (RFC 5280 4.2.1.9)"))
+                }
+                if flags & UInt32(EXFLAG_KUSAGE) == 0 {
+                    violations.append(ChainRuleViolation(issuer, at: depth, rule: "ca_key_usage_missing",
+                                                         "the CA certificate has no keyUsage extension; RFC 5280 4.2.1.3 requires one with keyCertSign"))
+                } else if X509_get_key_usage(x509) & UInt32(KU_KEY_CERT_SIGN) == 0 {
+                    return violations + [ChainRuleViolation(issuer, at: depth, rule: "ca_key_cert_sign_missing",
+                                                            "the CA certificate's keyUsage lacks keyCertSign, so it may not sign certificates")]
+                }
             }
-            if flags & UInt32(EXFLAG_BCONS) == 0 || flags & UInt32(EXFLAG_CA) == 0 {
-                return ChainRuleViolation(issuer, at: depth, rule: "issuer_not_ca",
-                                          "it issues the certificate below it but has no basicConstraints cA=TRUE")
-            }
-            if flags & UInt32(EXFLAG_BCONS_CRITICAL) == 0 {
-                return ChainRuleViolation(issuer, at: depth, rule: "ca_basic_constraints_not_critical",
-                                          "the CA certificate's basicConstraints is not marked critical (RFC 5280 4.2.1.9)")
-            }
-            if flags & UInt32(EXFLAG_KUSAGE) == 0 || X509_get_key_usage(x509) & UInt32(KU_KEY_CERT_SIGN) == 0 {
-                return ChainRuleViolation(issuer, at: depth, rule: "ca_key_cert_sign_missing",
-                                          "the CA certificate's keyUsage lacks keyCertSign (or keyUsage is missing)")
-            }
-            let pathLength = X509_get_pathlen(x509)
-            // nonSelfIssuedBelow counts the intermediates between this CA and the leaf.
+            // nonSelfIssuedBelow counts the intermediates between this CA and the leaf; an anchor's limit counts too.
+            let pathLength = flags & UInt32(EXFLAG_BCONS) != 0 ? X509_get_pathlen(x509) : -1
             if pathLength >= 0, nonSelfIssuedBelow > pathLength {
-                return ChainRuleViolation(issuer, at: depth, rule: "path_length_exceeded",
-                                          "pathLenConstraint \(pathLength) allows \(pathLength) intermediate(s) below this CA, the chain has \(nonSelfIssuedBelow)")
+                return violations + [ChainRuleViolation(issuer, at: depth, rule: "path_length_exceeded",
+                                                        "pathLenConstraint \(pathLength) allows \(pathLength) intermediate(s) below this CA, the chain has \(nonSelfIssuedBelow)")]
             }
             if flags & UInt32(EXFLAG_SI) == 0 { nonSelfIssuedBelow += 1 }
         }
-        return nil
+        return violations
     }
 
     // MARK: - extendedKeyUsage

@@ -57,7 +57,7 @@ final class StatusPageBrowserTests: XCTestCase {
         return nginx
     }
 
-    func startDaemon(config: String, feedPort: Int) throws {
+    func startDaemon(config: String, feedPort: Int, environment: [String: String] = [:]) throws {
         let log = directory.path("daemon.log")
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -65,6 +65,7 @@ final class StatusPageBrowserTests: XCTestCase {
         process.executableURL = ProcessRunner.binary
         process.arguments = ["run", "--config", config]
         process.currentDirectoryURL = directory.url
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = handle
         process.standardError = handle
         try process.run()

@@ -3,7 +3,8 @@ import Foundation
 
 /// Every root of `/etc/ssl/certs/ca-certificates.crt` re-made with the same name, serial (1 for the few roots with
 /// serial 0, which `cryptography` cannot write; anchors' serials are not judged), key type and size,
-/// self-signature digest and extensions but a key of the test's own, each with an intermediate and a leaf under it:
+/// self-signature digest and extensions but a key of the test's own, each with an intermediate (none where the root's
+/// pathLenConstraint is 0) and a leaf under it:
 /// what a chain under that real root looks like to the verifier, without the root's private key.
 struct SystemRootClone {
     let index: Int
@@ -24,10 +25,11 @@ struct SystemRootClone {
         var clones: [SystemRootClone] = []
         for line in String(decoding: manifest, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == 4, let index = Int(fields[0]) else { throw FixtureError(message: "bad manifest line \(line)") }
+            guard fields.count == 5, let index = Int(fields[0]) else { throw FixtureError(message: "bad manifest line \(line)") }
             func load(_ name: String) throws -> Certificate { try Certificate.load(contentsOf: directory + "/\(index)-\(name).pem")[0] }
             clones.append(SystemRootClone(index: index, subject: fields[1], keyType: fields[2], root: try load("root"),
-                                          chain: [try load("leaf"), try load("inter")], host: fields[3]))
+                                          chain: fields[4] == "direct" ? [try load("leaf")] : [try load("leaf"), try load("inter")],
+                                          host: fields[3]))
         }
         return clones
     }
@@ -89,18 +91,22 @@ for index, real in enumerate(x509.load_pem_x509_certificate(block) for block in 
              .add_extension(x509.SubjectKeyIdentifier.from_public_key(inter_key.public_key()), False)
              .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(key.public_key()), False)
              .sign(key, digest))
+    # A root whose pathLenConstraint is 0 (an egress-inspection CA, say) may issue no intermediate: its leaf is direct.
+    limits = [e.value.path_length for e in real.extensions if e.oid == ExtensionOID.BASIC_CONSTRAINTS]
+    direct = bool(limits) and limits[0] == 0
+    issuer, issuer_key = (root, key) if direct else (inter, inter_key)
     leaf = (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, host)]))
-            .issuer_name(inter.subject).public_key(leaf_key.public_key()).serial_number(x509.random_serial_number())
+            .issuer_name(issuer.subject).public_key(leaf_key.public_key()).serial_number(x509.random_serial_number())
             .not_valid_before(now - datetime.timedelta(days=1)).not_valid_after(now + datetime.timedelta(days=90))
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), True)
             .add_extension(x509.KeyUsage(True, False, False, False, False, False, False, False, False), True)
             .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), False)
             .add_extension(x509.SubjectAlternativeName([x509.DNSName(host)]), False)
             .add_extension(x509.SubjectKeyIdentifier.from_public_key(leaf_key.public_key()), False)
-            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(inter_key.public_key()), False)
-            .sign(inter_key, hashes.SHA256()))
+            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(issuer_key.public_key()), False)
+            .sign(issuer_key, hashes.SHA256()))
     for name, cert in (("root", root), ("inter", inter), ("leaf", leaf)):
         write("%s/%d-%s.pem" % (out, index, name), cert)
-    print("%d\t%s\t%s\t%s" % (index, real.subject.rfc4514_string().replace("\t", " "), kind, host))
+    print("%d\t%s\t%s\t%s\t%s" % (index, real.subject.rfc4514_string().replace("\t", " "), kind, host, "direct" if direct else ""))
 """#
 }

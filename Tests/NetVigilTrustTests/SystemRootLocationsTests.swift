@@ -18,16 +18,16 @@ final class SystemRootLocationsTests: XCTestCase {
         XCTAssertTrue(store.usesSystemRoots)
         XCTAssertFalse(locations.isBundleLoaded, "building the store parses no bundle")
 
-        let rsa = ChainVerifier.verify(chain: pki.rsaChain, store: store, host: nil, at: Date(), partialChain: false)
+        let rsa = ChainVerifier.verify(chain: pki.rsaChain, store: store, host: nil, at: Date())
         XCTAssertTrue(rsa.isValid, rsa.text)
         XCTAssertEqual(rsa.chain.last?.sha256Fingerprint, pki.rootRSA.sha256Fingerprint)
         XCTAssertFalse(locations.isBundleLoaded, "the directory anchored the chain")
 
-        let ec = ChainVerifier.verify(chain: pki.ecChain, store: store, host: nil, at: Date(), partialChain: false)
+        let ec = ChainVerifier.verify(chain: pki.ecChain, store: store, host: nil, at: Date())
         XCTAssertTrue(ec.isValid, "the bundle's root anchors the chain once loaded: \(ec.text)")
         XCTAssertTrue(locations.isBundleLoaded)
 
-        let other = ChainVerifier.verify(chain: [pki.leafOther], store: store, host: nil, at: Date(), partialChain: false)
+        let other = ChainVerifier.verify(chain: [pki.leafOther], store: store, host: nil, at: Date())
         XCTAssertFalse(other.isValid, "a root in neither location anchors nothing")
         XCTAssertEqual(other.code, 20, other.text)  // X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY
     }
@@ -40,8 +40,8 @@ final class SystemRootLocationsTests: XCTestCase {
         let lazy = try TrustStore(systemRoots: SystemRootLocations(directory: empty, bundle: pki.path("test-roots.pem")))
         let eager = try TrustStore(systemRoots: false, caPaths: [pki.path("test-roots.pem")])
         for chain in [pki.rsaChain, pki.ecChain, [pki.leafOther], [pki.expiredLeaf, pki.interRSA]] {
-            let fromBundle = ChainVerifier.verify(chain: chain, store: lazy, host: nil, at: Date(), partialChain: false)
-            let upFront = ChainVerifier.verify(chain: chain, store: eager, host: nil, at: Date(), partialChain: false)
+            let fromBundle = ChainVerifier.verify(chain: chain, store: lazy, host: nil, at: Date())
+            let upFront = ChainVerifier.verify(chain: chain, store: eager, host: nil, at: Date())
             XCTAssertEqual(fromBundle.isValid, upFront.isValid, "\(chain[0].subject)")
             XCTAssertEqual(fromBundle.code, upFront.code, "\(chain[0].subject): \(fromBundle.text) vs \(upFront.text)")
         }
@@ -58,7 +58,7 @@ final class SystemRootLocationsTests: XCTestCase {
         try firstRoot.pem.write(toFile: bundle, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: bundle) }
         let clone = try XCTUnwrap(SystemRootClone.makeAll(bundle: bundle).first)
-        let verification = ChainVerifier.verify(chain: clone.chain, store: store, host: nil, at: Date(), partialChain: false)
+        let verification = ChainVerifier.verify(chain: clone.chain, store: store, host: nil, at: Date())
         XCTAssertFalse(verification.isValid)
         XCTAssertTrue(locations.isBundleLoaded)
     }

@@ -2,8 +2,9 @@ import Foundation
 import XCTest
 @testable import NetVigilTrust
 
-/// One test per `webpki` rule family: the profile refuses with the family's reason while `rfc5280` (where OpenSSL is
-/// lenient) accepts, plus positive controls. Chains come from `WebPKIFixtures` (python3 cryptography).
+/// One test per `webpki` rule family: the profile (and `strict`) refuses with the family's reason while `rfc5280`
+/// (where OpenSSL is lenient) accepts; the rules `webpki` tolerates are findings there and refusals under `strict`;
+/// plus positive controls. Chains come from `WebPKIFixtures` (python3 cryptography).
 final class WebPKIProfileTests: XCTestCase {
     /// root → inter → leaf, with `leaf` and `inter` overriding the defaults.
     func chain(leaf: [String: Any] = [:], inter: [String: Any] = [:], root: [String: Any] = [:],
@@ -32,8 +33,25 @@ final class WebPKIProfileTests: XCTestCase {
         let strict = try evaluate(chain, host: host, .webpki)
         let reason = assertUntrusted(strict, kind, file: file, line: line)
         if let rule { XCTAssertEqual(reason?.ruleViolation?.rule, rule, strict.message, file: file, line: line) }
+        let strictest = try evaluate(chain, host: host, .strict)
+        XCTAssertEqual(strictest.verdict.reason?.kind, strict.verdict.reason?.kind, strictest.message, file: file, line: line)
         let relaxed = try evaluate(chain, host: host, .rfc5280)
         if lenient { assertTrusted(relaxed, file: file, line: line) } else { XCTAssertFalse(relaxed.isTrusted, file: file, line: line) }
+    }
+
+    /// A standards violation clients tolerate: `webpki` and `rfc5280` trust with the finding `code`, `strict` refuses
+    /// with `kind` and `rule`.
+    func assertOnlyStrictRefuses(_ chain: (served: [Certificate], root: Certificate), _ kind: String, rule: String,
+                                 finding code: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let tolerant = try evaluate(chain, .webpki)
+        assertTrusted(tolerant, file: file, line: line)
+        XCTAssertTrue(tolerant.findings.contains { $0.code == code && $0.severity == .warning }, "\(tolerant.findings)",
+                      file: file, line: line)
+        assertTrusted(try evaluate(chain, .rfc5280), file: file, line: line)
+        // OpenSSL's X509_V_FLAG_X509_STRICT may see it first: its rule then names OpenSSL's family check.
+        let reason = assertUntrusted(try evaluate(chain, .strict), kind, file: file, line: line)
+        XCTAssertTrue([rule, "openssl_x509_strict", "openssl_ca_constraints"].contains(reason?.ruleViolation?.rule ?? ""),
+                      "\(String(describing: reason))", file: file, line: line)
     }
 
     func testPositiveControlsTrustedByBothProfiles() throws {
@@ -90,13 +108,18 @@ final class WebPKIProfileTests: XCTestCase {
     }
 
     func testLeafWithKeyCertSignIsRefused() throws {
+        // OpenSSL refuses it only under X509_V_FLAG_X509_STRICT.
         let signer = try chain(leaf: ["ku": ["digital_signature", "key_cert_sign"]])
-        try assertWebPKIRefuses(signer, "caConstraintViolation", rfc5280Trusts: false)
+        try assertWebPKIRefuses(signer, "caConstraintViolation", rfc5280Trusts: true)
     }
 
     func testIssuerBasicConstraintsRules() throws {
         try assertWebPKIRefuses(try chain(inter: ["bc": false]), "caConstraintViolation", rfc5280Trusts: false)
-        try assertWebPKIRefuses(try chain(inter: ["bc_critical": false]), "caConstraintViolation", rfc5280Trusts: false)
+        // easy-rsa writes its sub-CA so: every client accepts it.
+        try assertOnlyStrictRefuses(try chain(inter: ["bc_critical": false]), "caConstraintViolation",
+                                    rule: "ca_basic_constraints_not_critical", finding: "e_basic_constraints_not_critical")
+        try assertOnlyStrictRefuses(try chain(inter: ["ku": NSNull()]), "caConstraintViolation",
+                                    rule: "ca_key_usage_missing", finding: "e_ca_key_usage_missing")
         try assertWebPKIRefuses(try chain(inter: ["ku": ["crl_sign"]]), "caConstraintViolation", rfc5280Trusts: false)
         let deep = try WebPKIFixtures.make([
             ["name": "root", "ca": true], ["name": "inter1", "issuer": "root", "ca": true, "pathlen": 0],
@@ -123,11 +146,13 @@ final class WebPKIProfileTests: XCTestCase {
     // MARK: Keys and signatures
 
     func testWeakKeysAreRefused() throws {
-        for (key, rule) in [("rsa1024", "key_below_security_level_2"), ("rsa2052", "rsa_modulus_not_multiple_of_8"),
-                            ("ec224", "ec_curve_not_allowed"), ("dsa2048", "key_algorithm_not_allowed")] {
+        for (key, rule) in [("rsa1024", "key_below_security_level_2"), ("ec224", "ec_curve_not_allowed"),
+                            ("dsa2048", "key_algorithm_not_allowed")] {
             try assertWebPKIRefuses(try chain(leaf: ["key": key, "ku": ["digital_signature"]]), "weakKey", rule: rule, rfc5280Trusts: true)
         }
         try assertWebPKIRefuses(try chain(leaf: ["key": "ec192"]), "weakKey", rfc5280Trusts: true)
+        try assertOnlyStrictRefuses(try chain(leaf: ["key": "rsa2052", "ku": ["digital_signature"]]), "weakKey",
+                                    rule: "rsa_modulus_not_multiple_of_8", finding: "e_rsa_mod_not_multiple_of_8")
     }
 
     func testWeakSignaturesAreRefused() throws {
@@ -193,7 +218,72 @@ final class WebPKIProfileTests: XCTestCase {
         assertTrusted(try evaluate(try chain(leaf: ["openssl_serial": "0x7f" + String(repeating: "00", count: 19)]), .webpki))
     }
 
-    func testMissingAuthorityKeyIdentifierIsRefused() throws {
-        try assertWebPKIRefuses(try chain(leaf: ["aki": false]), "malformedCertificate", rfc5280Trusts: false)
+    func testMissingKeyIdentifiersAreFindingsUnlessStrict() throws {
+        try assertOnlyStrictRefuses(try chain(leaf: ["aki": false]), "malformedCertificate",
+                                    rule: "authority_key_identifier_missing", finding: "e_ext_authority_key_identifier_missing")
+        try assertOnlyStrictRefuses(try chain(inter: ["aki": false]), "malformedCertificate",
+                                    rule: "authority_key_identifier_missing", finding: "e_ext_authority_key_identifier_missing")
+        try assertOnlyStrictRefuses(try chain(inter: ["ski": false]), "malformedCertificate",
+                                    rule: "subject_key_identifier_missing_ca", finding: "e_ext_subject_key_identifier_missing_ca")
+    }
+
+    // MARK: Anchors and time
+
+    func testAnAnchorsPathLengthLimitsTheChain() throws {
+        // root pathlen:0 → intermediate → leaf: every client refuses it, whatever the profile.
+        let limited = try chain(root: ["pathlen": 0])
+        for profile in ValidationProfile.allCases {
+            XCTAssertFalse(try evaluate(limited, profile).isTrusted, "\(profile)")
+        }
+        let rule = assertUntrusted(try evaluate(limited, .webpki), "caConstraintViolation")?.ruleViolation?.rule
+        XCTAssertTrue(["path_length_exceeded", "openssl_ca_constraints"].contains(rule ?? ""), "\(String(describing: rule))")
+        assertTrusted(try evaluate(try chain(root: ["pathlen": 1]), .webpki))
+    }
+
+    func testAnyCertificateInTheAnchorSetIsAnAnchor() throws {
+        let made = try chain()
+        let intermediateAnchored = (served: [made.served[0]], root: made.served[1])
+        for profile in ValidationProfile.allCases {
+            assertTrusted(try evaluate(intermediateAnchored, profile))
+        }
+    }
+
+    func testNotAfterIsInclusive() throws {
+        let made = try chain()
+        let notAfter = made.served.map(\.notAfter).min()!
+        let store = try TrustStore(systemRoots: false, anchors: [made.root])
+        for profile in ValidationProfile.allCases {
+            let policy = try SecurityPolicy(validation: profile)
+            assertTrusted(try judge(policy, made.served, host: "www.example.com", at: notAfter, store: store))
+            let after = try judge(policy, made.served, host: "www.example.com", at: notAfter.addingTimeInterval(1), store: store)
+            XCTAssertFalse(after.isTrusted, "\(profile)")
+        }
+    }
+
+    // MARK: Client splits
+
+    func testAKeyUsageGnuTLSRefusesIsAnErrorFinding() throws {
+        let encipherOnly = try evaluate(try chain(leaf: ["key": "rsa2048", "ku": ["key_encipherment"]]), .webpki)
+        assertTrusted(encipherOnly)
+        let finding = encipherOnly.findings.first { $0.code == "e_sub_cert_key_usage_missing_digital_signature" }
+        XCTAssertEqual(finding?.severity, .error, "\(encipherOnly.findings)")
+        XCTAssertTrue(finding?.message.contains("GnuTLS") ?? false)
+        let signing = try evaluate(try chain(leaf: ["key": "rsa2048", "ku": ["digital_signature", "key_encipherment"]]), .webpki)
+        XCTAssertFalse(signing.findings.contains { $0.severity == .error }, "\(signing.findings)")
+    }
+
+    func testEd25519IsAnErrorFindingNamingNSS() throws {
+        let ed = try evaluate(try chain(leaf: ["key": "ed25519"]), .webpki)
+        assertTrusted(ed)
+        let finding = ed.findings.first { $0.code == "e_ed25519_unsupported_by_nss" }
+        XCTAssertEqual(finding?.severity, .error, "\(ed.findings)")
+        XCTAssertTrue(finding?.message.contains("NSS") ?? false)
+    }
+
+    func testACommonNameAloneIsExplained() throws {
+        let cnOnly = try evaluate(try chain(leaf: ["dns": [String](), "cn": "www.example.com"]), .webpki)
+        XCTAssertEqual(cnOnly.verdict.reason?.kind, "hostnameMismatch")
+        XCTAssertTrue(cnOnly.message.contains("no subjectAltName"), cnOnly.message)
+        XCTAssertFalse(cnOnly.message.contains("no names"), cnOnly.message)
     }
 }

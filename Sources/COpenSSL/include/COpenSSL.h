@@ -110,9 +110,11 @@ int cossl_use_builtin_key_methods(void);
 int cossl_X509_STORE_CTX_set_host(X509_STORE_CTX *ctx, const char *host, int is_ip);
 /// Sets the verification time (seconds since 1970) on a verify context.
 void cossl_X509_STORE_CTX_set_unix_time(X509_STORE_CTX *ctx, long long t);
-/// webpki profile: errors about a trust anchor's extensions (basicConstraints, keyUsage, key identifiers, purpose,
-/// self-signature digest) are ignored; an anchor is a key and a name. See webpki.c.
+/// webpki and strict profiles: errors about a trust anchor's extensions (basicConstraints, keyUsage, key identifiers,
+/// purpose, self-signature digest) are ignored, an anchor is a key and a name; notAfter is inclusive. See webpki.c.
 void cossl_X509_STORE_CTX_judge_anchor_as_key(X509_STORE_CTX *ctx);
+/// rfc5280 profile: a certificate is still valid at its notAfter second (RFC 5280 4.1.2.5). See webpki.c.
+void cossl_X509_STORE_CTX_include_not_after(X509_STORE_CTX *ctx);
 /// What `X509_STORE_set_default_paths` sets up except loading the default CA file: the hash-directory lookup of
 /// `dir` (NULL: the default directory, `SSL_CERT_DIR` else OPENSSLDIR/certs) and, for the default, the default
 /// OSSL_STORE lookup. Both read a root only when a chain asks for its subject. Returns 1 on success, 0 when a lookup

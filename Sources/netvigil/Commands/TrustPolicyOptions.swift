@@ -32,7 +32,7 @@ struct TrustPolicyOptions: ParsableArguments {
     @Flag(name: .long, help: "Report pin mismatches without failing.")
     var reportOnly = false
 
-    @Option(name: .long, help: "Validation profile: webpki (browser-grade, default) or rfc5280 (OpenSSL strict).")
+    @Option(name: .long, help: "Validation profile: webpki (what TLS clients accept, default), rfc5280 (OpenSSL's default verification) or strict (every RFC 5280 rule a refusal).")
     var validation: ValidationProfile?
 
     @Option(name: .long, help: "Revocation checking: off, soft (default: an unknown status is a finding) or hard (it fails).")
