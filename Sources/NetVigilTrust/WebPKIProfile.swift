@@ -177,11 +177,14 @@ enum WebPKIProfile {
     static func caConstraints(_ chain: [Certificate], anchorDepth: Int?) -> [ChainRuleViolation] {
         let leaf = chain[0]
         let leafFlags = X509_get_extension_flags(leaf.x509)
-        if leafFlags & UInt32(EXFLAG_BCONS) != 0, leafFlags & UInt32(EXFLAG_CA) != 0 {
+        // A leaf that is its own anchor (`openssl req -x509` writes cA=TRUE and keyCertSign into a self-signed server
+        // certificate) is one certificate trusted as such: OpenSSL, Go, GnuTLS and NSS connect to it.
+        let leafIsAnchor = chain.count == 1
+        if !leafIsAnchor, leafFlags & UInt32(EXFLAG_BCONS) != 0, leafFlags & UInt32(EXFLAG_CA) != 0 {
             return [ChainRuleViolation(leaf, at: 0, rule: "leaf_is_ca",
                                        "the server certificate has basicConstraints cA=TRUE; a TLS server certificate must not be a CA")]
         }
-        if leafFlags & UInt32(EXFLAG_KUSAGE) != 0, X509_get_key_usage(leaf.x509) & UInt32(KU_KEY_CERT_SIGN) != 0 {
+        if !leafIsAnchor, leafFlags & UInt32(EXFLAG_KUSAGE) != 0, X509_get_key_usage(leaf.x509) & UInt32(KU_KEY_CERT_SIGN) != 0 {
             return [ChainRuleViolation(leaf, at: 0, rule: "leaf_key_cert_sign",
                                        "the server certificate's keyUsage includes keyCertSign; only CA certificates may sign certificates")]
         }
