@@ -40,12 +40,14 @@ public struct AgentConfiguration: Sendable {
     }
 
     /// Parses a YAML document; `file` is used in error messages and to resolve relative paths and `include:`.
-    /// The document is checked against `ConfigLimits` (alias expansion, depth, size) before it is composed.
+    /// The document is checked against `ConfigLimits` (alias expansion, depth, size) before it is composed, and the
+    /// included files count towards the whole-configuration limits with it.
     ///
     /// Sections, targets, sinks, policies and included files are read independently, so one load reports every
     /// problem it finds (up to ``ConfigErrorCollector/limit``): the first error carries the others.
     public init(yaml: String, file: String) throws {
-        try ConfigDocumentScan.check(yaml, file: file)
+        var totals = ConfigTotals(bytes: yaml.utf8.count)
+        try ConfigDocumentScan.check(yaml, file: file, totals: &totals)
         let node: Node?
         do {
             node = try Yams.compose(yaml: yaml, ConfigValue.resolver)
@@ -59,7 +61,7 @@ public struct AgentConfiguration: Sendable {
         var fragments: [ConfigInclude.Fragment] = []
         if let value = root[ConfigInclude.key] {
             do {
-                fragments = try ConfigInclude.fragments(from: value, mainFile: file, collector: &collector)
+                fragments = try ConfigInclude.fragments(from: value, mainFile: file, totals: totals, collector: &collector)
             } catch let error as ConfigError {
                 collector.record(error)
             }

@@ -5,8 +5,9 @@ import Foundation
 
 /// One pass over libyaml's parse events that enforces `ConfigLimits` in time linear in the file: syntax, a single
 /// document, nesting depth, node count, alias expansion (each anchor's expanded size is computed once), undefined
-/// aliases and duplicate keys. Errors carry file, line, column, key path and a fixed description, never text of
-/// the document.
+/// aliases, duplicate keys and the number of targets. Nodes and targets are counted on from the files scanned before
+/// (``ConfigTotals``), so the limits hold for the whole configuration before any included file is composed. Errors
+/// carry file, line, column, key path and a fixed description, never text of the document.
 struct ConfigDocumentScan {
     /// An open list or mapping.
     private struct Frame {
@@ -26,19 +27,27 @@ struct ConfigDocumentScan {
     private let file: String
     private var stack: [Frame] = []
     private var anchors: [String: (size: Int, height: Int)] = [:]
-    private var nodes = 0
+    private var nodes: Int
+    private var targets: Int
+    /// Nodes and targets of the files scanned before this one.
+    private let earlier: ConfigTotals
     private var expansion = 0
     private var documents = 0
 
-    /// Checks `yaml`; throws the first problem found.
-    static func check(_ yaml: String, file: String) throws {
-        var scan = ConfigDocumentScan(file: file)
+    /// Checks `yaml`, counting its nodes and targets into `totals` (also when a limit is passed); throws the first
+    /// problem found.
+    static func check(_ yaml: String, file: String, totals: inout ConfigTotals) throws {
+        var scan = ConfigDocumentScan(file: file, earlier: totals)
+        defer { (totals.nodes, totals.targets) = (scan.nodes, scan.targets) }
         var text = yaml
         try text.withUTF8 { try scan.run($0) }
     }
 
-    private init(file: String) {
+    private init(file: String, earlier: ConfigTotals) {
         self.file = file
+        self.earlier = earlier
+        nodes = earlier.nodes
+        targets = earlier.targets
     }
 
     private mutating func run(_ bytes: UnsafeBufferPointer<UInt8>) throws {
@@ -93,11 +102,24 @@ struct ConfigDocumentScan {
         }
     }
 
-    /// Counts a node and, when it is a mapping key, checks it is not a duplicate.
+    /// Counts a node (and a target, for an entry of the top-level `targets:` list) and, when it is a mapping key,
+    /// checks it is not a duplicate.
     private mutating func beginNode(at mark: yaml_mark_t, scalarKey: String?) throws {
         nodes += 1
         if nodes > ConfigLimits.maxNodes {
-            throw error(at: mark, "the document has more than \(ConfigLimits.maxNodes) nodes (the limit)")
+            throw error(at: mark, earlier.nodes == 0
+                        ? "the document has more than \(ConfigLimits.maxNodes) nodes (the limit)"
+                        : "the configuration has more than \(ConfigLimits.maxNodes) nodes, counting the \(earlier.nodes) "
+                          + "of the files read before this one (the limit for the whole configuration)")
+        }
+        if stack.count == 2, stack[0].key == TargetsSection.key, !stack[1].isMapping {
+            targets += 1
+            if targets > ConfigLimits.maxTargets {
+                throw error(at: mark, earlier.targets == 0
+                            ? "at most \(ConfigLimits.maxTargets) targets (the limit)"
+                            : "at most \(ConfigLimits.maxTargets) targets in the whole configuration, counting the "
+                              + "\(earlier.targets) of the files read before this one (the limit)")
+            }
         }
         guard let index = stack.indices.last, stack[index].isMapping, stack[index].count % 2 == 0 else { return }
         guard let key = scalarKey else {

@@ -28,7 +28,11 @@ enum ConfigInclude {
     }
 
     /// Reads every file the patterns in `value` name. A file with an error is recorded in `collector` and left out.
-    static func fragments(from value: ConfigValue, mainFile: String,
+    ///
+    /// The whole-configuration limits hold before the expensive work: every file is opened (regular files only,
+    /// without blocking) and the sizes from `fstat` are summed with the main file's `totals` before any is read; then
+    /// each file is scanned with nodes and targets counted on from the files before it; only then is any composed.
+    static func fragments(from value: ConfigValue, mainFile: String, totals: ConfigTotals,
                           collector: inout ConfigErrorCollector) throws -> [Fragment] {
         var files: [String] = []
         var seen: Set<String> = [canonical(mainFile)]
@@ -41,11 +45,36 @@ enum ConfigInclude {
         guard files.count <= maxFiles else {
             throw value.error("the patterns match \(files.count) files; at most \(maxFiles) may be included (the limit)")
         }
-        var fragments: [Fragment] = []
+        var sized: [String] = []
+        var bytes = totals.bytes
         for file in files {
-            let fragment: Fragment? = try collector.attempt {
+            guard let size = try collector.attempt({ try ConfigFileReader.open(path: file).size }) else { continue }
+            sized.append(file)
+            bytes += size
+        }
+        guard bytes <= ConfigLimits.maxTotalBytes else { throw totalBytesError(bytes, files: sized.count, at: value) }
+
+        var totals = totals
+        var texts: [(file: String, text: String)] = []
+        for file in sized {
+            let text: String? = try collector.attempt {
                 let text = try ConfigFileReader.read(path: file)
-                try ConfigDocumentScan.check(text, file: file)
+                totals.bytes += text.utf8.count
+                // A file that grew since its size was summed.
+                guard totals.bytes <= ConfigLimits.maxTotalBytes else {
+                    throw totalBytesError(totals.bytes, files: sized.count, at: value)
+                }
+                try ConfigDocumentScan.check(text, file: file, totals: &totals)
+                return text
+            }
+            if let text { texts.append((file, text)) }
+            // Past a whole-configuration limit every further file would only repeat the error.
+            if totals.isOverLimit || totals.bytes > ConfigLimits.maxTotalBytes { return [] }
+        }
+
+        var fragments: [Fragment] = []
+        for (file, text) in texts {
+            let fragment: Fragment? = try collector.attempt {
                 let node: Node?
                 do {
                     node = try Yams.compose(yaml: text, ConfigValue.resolver)
@@ -59,6 +88,12 @@ enum ConfigInclude {
             if let fragment { fragments.append(fragment) }
         }
         return fragments
+    }
+
+    /// The one line for a configuration whose files together pass ``ConfigLimits/maxTotalBytes``.
+    private static func totalBytesError(_ bytes: Int, files: Int, at value: ConfigValue) -> ConfigError {
+        value.error("this file and the \(files) included files hold \(ConfigLimits.approximate(bytes: bytes)) together; "
+                    + "a whole configuration may hold at most \(ConfigLimits.describe(bytes: ConfigLimits.maxTotalBytes)) (the limit)")
     }
 
     /// The files `pattern` names, sorted; a pattern without wildcards must name an existing file.

@@ -49,9 +49,7 @@ extension ConfigValue {
             let path = String(reference.dropFirst("file:".count))
             guard !path.isEmpty else { throw error("${file:} needs a path") }
             let resolved = resolvedPath(path)
-            guard let data = FileManager.default.contents(atPath: resolved) else {
-                throw error("cannot read \(resolved) named in ${file:\(path)}")
-            }
+            let data = try regularFileContents(at: resolved, failure: "cannot read \(resolved) named in ${file:\(path)}")
             var contents = String(decoding: data, as: UTF8.self)
             if contents.hasSuffix("\r\n") { contents.removeLast(2) } else if contents.hasSuffix("\n") { contents.removeLast() }
             return contents

@@ -62,9 +62,7 @@ public struct FeedSection: ConfigSection, Equatable {
             token = Secret(try inline.headerText("the token"))
         } else if let file {
             let path = try file.filePath()
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw file.error("cannot read token file \(path)")
-            }
+            let data = try file.regularFileContents(at: path, failure: "cannot read token file \(path)")
             let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             guard !text.isEmpty else { throw file.error("token file \(path) is empty") }
             guard !ConfigValue.hasControlCharacter(text, allowsTab: false) else {

@@ -61,9 +61,7 @@ struct ProxySettings: Sendable {
         guard let fileValue else { throw userValue.error("user needs password_file (the password is not written in the configuration)") }
         let user = try userValue.nonEmptyString()
         let path = try fileValue.filePath()
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw fileValue.error("cannot read password file \(path)")
-        }
+        let data = try fileValue.regularFileContents(at: path, failure: "cannot read password file \(path)")
         let password = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
         do {
             return try ProxyCredentials(user: user, password: password)

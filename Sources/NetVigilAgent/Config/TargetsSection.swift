@@ -319,7 +319,7 @@ public struct TargetsSection: Sendable {
         let password: String
         if let file = auth["password_file"] {
             let path = try file.filePath()
-            guard let data = FileManager.default.contents(atPath: path) else { throw file.error("cannot read password file \(path)") }
+            let data = try file.regularFileContents(at: path, failure: "cannot read password file \(path)")
             password = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
             guard !ConfigValue.hasControlCharacter(password, allowsTab: false) else {
                 throw file.error("password file \(path) holds control characters")

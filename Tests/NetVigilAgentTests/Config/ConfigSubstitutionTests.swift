@@ -42,7 +42,7 @@ final class ConfigSubstitutionTests: XCTestCase {
         }
         let missing = try directory.write("missing.yml", "feed:\n  token: \"${file:nope/token}\"\n")
         XCTAssertThrowsError(try AgentConfiguration.load(path: missing)) { error in
-            XCTAssertEqual("\(error)", "\(missing):2:10: feed.token: cannot read \(directory.path("nope/token")) named in ${file:nope/token}")
+            XCTAssertEqual("\(error)", "\(missing):2:10: feed.token: cannot read \(directory.path("nope/token")) named in ${file:nope/token}: no such file")
         }
         let open = try directory.write("open.yml", "feed:\n  token: \"${NETVIGIL_TEST_FEED_TOKEN\"\n")
         XCTAssertThrowsError(try AgentConfiguration.load(path: open)) { error in
@@ -64,7 +64,7 @@ final class ConfigSubstitutionTests: XCTestCase {
         XCTAssertEqual(try AgentConfiguration.load(path: path).feed.token?.value, "tok-in-file")
         // A configuration given as a bare name (no directory) keeps resolving against the working directory.
         XCTAssertThrowsError(try AgentConfiguration(yaml: "feed: { token_file: feed.token }\n", file: "netvigil.yml")) { error in
-            XCTAssertEqual("\(error)", "netvigil.yml:1:21: feed.token_file: cannot read token file feed.token")
+            XCTAssertEqual("\(error)", "netvigil.yml:1:21: feed.token_file: cannot read token file feed.token: no such file")
         }
     }
 }
