@@ -127,6 +127,9 @@ extension MetricsTests {
         # HELP netvigil_config_last_reload_successful 1 if the last configuration load (start or SIGHUP) succeeded, 0 if the file was refused and the previous configuration runs on.
         # TYPE netvigil_config_last_reload_successful gauge
         netvigil_config_last_reload_successful 1.0
+        # HELP netvigil_config_reload_running_seconds How long the configuration reload in progress has run, in seconds; 0 when none runs. Reloads run one at a time: one stuck past 30 s also makes /healthz answer 503.
+        # TYPE netvigil_config_reload_running_seconds gauge
+        netvigil_config_reload_running_seconds 0.0
         # HELP netvigil_feed_event_subscribers Open /v1/events streams.
         # TYPE netvigil_feed_event_subscribers gauge
         netvigil_feed_event_subscribers 1.0

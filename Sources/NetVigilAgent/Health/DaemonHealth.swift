@@ -7,7 +7,8 @@ import NetVigilStore
 /// - a due probe has not started within `max(2 × the shortest interval, 30 s)` of its tick, or a probe has run that
 ///   long past its timeout (the scheduler or the executor is stuck);
 /// - the store's last transaction failed (`store not writable: …`; results wait in memory meanwhile);
-/// - a store transaction has run for more than 30 s (the writer is stuck).
+/// - a store transaction has run for more than 30 s (the writer is stuck);
+/// - a configuration reload has run past ``ReloadProgress/stuckAfter`` (later SIGHUPs wait behind it).
 public struct DaemonHealth: Sendable {
     /// The verdict and what is wrong.
     public struct Report: Sendable, Equatable {
@@ -31,14 +32,16 @@ public struct DaemonHealth: Sendable {
     private let scheduler: ProbeScheduler?
     private let writer: StoreWriter?
     private let metrics: AgentMetrics?
+    private let reload: ReloadProgress?
 
-    public init(scheduler: ProbeScheduler?, writer: StoreWriter?, metrics: AgentMetrics? = nil) {
+    public init(scheduler: ProbeScheduler?, writer: StoreWriter?, metrics: AgentMetrics? = nil, reload: ReloadProgress? = nil) {
         self.scheduler = scheduler
         self.writer = writer
         self.metrics = metrics
+        self.reload = reload
     }
 
-    /// Checks now; also sets the `netvigil_healthy` and store gauges.
+    /// Checks now; also sets the `netvigil_healthy`, store and reload gauges.
     public func check(now: ContinuousClock.Instant = .now) -> Report {
         var problems: [String] = []
         if let scheduler, let shortest = scheduler.shortestInterval {
@@ -54,6 +57,10 @@ public struct DaemonHealth: Sendable {
                                 + "with \(health.queuedRows) rows waiting")
             }
             metrics?.store(writable: health.failure == nil, queuedRows: health.queuedRows)
+        }
+        if let reload {
+            if let problem = reload.problem(now: now) { problems.append(problem) }
+            metrics?.configReloadRunning(reload.running(now: now))
         }
         let report = Report(problems: problems)
         metrics?.healthy(report.isHealthy)

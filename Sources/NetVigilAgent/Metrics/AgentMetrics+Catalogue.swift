@@ -23,6 +23,7 @@ extension AgentMetrics {
         public static let buildInfo = "netvigil_build_info"
         public static let configLastReloadSuccessful = "netvigil_config_last_reload_successful"
         public static let configLastReloadSuccessTimestamp = "netvigil_config_last_reload_success_timestamp_seconds"
+        public static let configReloadRunning = "netvigil_config_reload_running_seconds"
         public static let processResidentMemory = "process_resident_memory_bytes"
         public static let processCPUSeconds = "process_cpu_seconds_total"
         public static let processOpenFDs = "process_open_fds"
@@ -99,6 +100,9 @@ extension AgentMetrics {
         MetricDescription(
             name: Name.configLastReloadSuccessTimestamp, kind: .gauge, labels: [],
             help: "Time of the last successful configuration load, as a Unix time in seconds."),
+        MetricDescription(
+            name: Name.configReloadRunning, kind: .gauge, labels: [],
+            help: "How long the configuration reload in progress has run, in seconds; 0 when none runs. Reloads run one at a time: one stuck past 30 s also makes /healthz answer 503."),
         MetricDescription(
             name: Name.processResidentMemory, kind: .gauge, labels: [],
             help: "Resident set size of the netvigil process, in bytes."),

@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilConcurrency
 
 extension AgentMetrics {
     /// Records the outcome of loading the configuration (at start and on every SIGHUP), as Prometheus itself does:
@@ -6,6 +7,11 @@ extension AgentMetrics {
     public func configReloaded(successful: Bool, at time: Date = Date()) {
         setGauge(Name.configLastReloadSuccessful, [], successful ? 1 : 0)
         if successful { setGauge(Name.configLastReloadSuccessTimestamp, [], time.timeIntervalSince1970) }
+    }
+
+    /// Sets `netvigil_config_reload_running_seconds`: how long the reload in progress has run, 0 when none runs.
+    public func configReloadRunning(_ duration: Duration?) {
+        setGauge(Name.configReloadRunning, [], duration?.inSeconds ?? 0)
     }
 
     /// Updates the standard `process_*` metrics from `/proc/self` (call before each scrape is rendered).

@@ -68,6 +68,7 @@ public final class AgentMetrics: Sendable {
         }
         // The daemon starts with a configuration it loaded successfully (a refused one stops it).
         configReloaded(successful: true)
+        configReloadRunning(nil)
         raiseCounter(Name.processCPUSeconds, to: 0)
         refreshProcess()
     }

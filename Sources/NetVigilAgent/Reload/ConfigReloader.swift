@@ -4,7 +4,8 @@ import ServiceLifecycle
 import UnixSignals
 
 /// Reloads the configuration on SIGHUP: the new file is validated first; on any error the running configuration
-/// stays in force and the error is logged. History and in-memory state are kept.
+/// stays in force and the error is logged. History and in-memory state are kept. A reload that runs past
+/// ``ReloadProgress/stuckAfter`` is logged once, and ``ReloadProgress`` lets `/healthz` and the metrics show it.
 public struct ConfigReloader: Service {
     /// What a reload changed.
     public struct Summary: Sendable, Equatable {
@@ -25,6 +26,7 @@ public struct ConfigReloader: Service {
     private let path: String?
     private let logger: Logger
     private let metrics: AgentMetrics?
+    private let progress: ReloadProgress
     private let apply: @Sendable (AgentConfiguration) async -> Summary
     private let willReload: @Sendable () async -> Void
     private let didReload: @Sendable () async -> Void
@@ -32,15 +34,17 @@ public struct ConfigReloader: Service {
     /// - Parameters:
     ///   - path: the configuration file; nil when the daemon runs the built-in configuration (nothing to reload).
     ///   - metrics: where each outcome goes (`netvigil_config_last_reload_successful` and its timestamp).
+    ///   - progress: when the reload in progress started, shared with ``DaemonHealth``.
     ///   - willReload: runs before the file is read; `didReload` after the reload, applied or refused (the daemon
     ///     gives the code's read-ahead back, then drops the pages the reload faulted in).
     ///   - apply: applies a validated configuration and says what changed.
-    public init(path: String?, logger: Logger, metrics: AgentMetrics? = nil,
+    public init(path: String?, logger: Logger, metrics: AgentMetrics? = nil, progress: ReloadProgress = ReloadProgress(),
                 willReload: @escaping @Sendable () async -> Void = {}, didReload: @escaping @Sendable () async -> Void = {},
                 apply: @escaping @Sendable (AgentConfiguration) async -> Summary) {
         self.path = path
         self.logger = logger
         self.metrics = metrics
+        self.progress = progress
         self.willReload = willReload
         self.didReload = didReload
         self.apply = apply
@@ -64,9 +68,20 @@ public struct ConfigReloader: Service {
             logger.notice("SIGHUP ignored: running the built-in configuration (start with --config FILE to reload)")
             return nil
         }
+        progress.began()
+        let watch = Task { [logger, progress] in
+            try? await Task.sleep(for: progress.stuckAfter)
+            guard !Task.isCancelled else { return }
+            logger.error("configuration reload still running; later SIGHUPs wait for it", metadata: [
+                "file": "\(path)", "after": "\(progress.stuckAfter.components.seconds) s",
+            ])
+        }
         await willReload()
         let summary = await load(path)
         await didReload()
+        watch.cancel()
+        progress.ended()
+        metrics?.configReloadRunning(nil)
         return summary
     }
 

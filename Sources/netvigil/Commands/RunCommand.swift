@@ -95,7 +95,8 @@ struct RunCommand: AsyncParsableCommand {
             let scheduler = ProbeScheduler(targets: configuration.targets.targets, concurrency: descriptors.concurrency,
                                            pipeline: pipeline, logger: Logger(label: "netvigil.scheduler"))
             metrics.agent.follow(scheduler: scheduler.statistics)
-            let health = DaemonHealth(scheduler: scheduler, writer: writer, metrics: metrics.agent)
+            let reloadProgress = ReloadProgress()
+            let health = DaemonHealth(scheduler: scheduler, writer: writer, metrics: metrics.agent, reload: reloadProgress)
             let portal = CaptivePortalChecker(monitor: monitor, settings: configuration.reachability.captivePortal,
                                               paths: configuration.targets.targets.flatMap(\.sources),
                                               logger: Logger(label: "netvigil.portal"))
@@ -110,6 +111,7 @@ struct RunCommand: AsyncParsableCommand {
             // not kept alive next to the reloaded one.
             let (startupStorage, startupFeed) = (configuration.storage, configuration.feed)
             let reloader = ConfigReloader(path: config, logger: Logger(label: "netvigil.config"), metrics: metrics.agent,
+                                          progress: reloadProgress,
                                           willReload: { await MemoryRelease.beforeOccasionalWork() },
                                           didReload: { await MemoryRelease.afterOccasionalWork() }) { reloaded in
                 LogBootstrap.level = reloaded.log.level
