@@ -81,7 +81,12 @@ struct HTTP2ProbeStream {
             return .fail(ProbeError(.httpProtocol, "HTTP/2 protocol error: a response HEADERS without a valid :status"))
         }
         let informational = head.status.code < 200
-        if endsStream || !informational { state = endsStream ? .closed : .receivingBody }
+        if informational, endsStream {
+            // RFC 9113 8.1: malformed. Ending there would leave the probe without a final response until its timeout.
+            state = .closed
+            return .fail(ProbeError(.httpProtocol, "HTTP/2 protocol error: an informational (1xx) response ended the stream"))
+        }
+        if !informational { state = endsStream ? .closed : .receivingBody }
         return .head(head, endsStream: endsStream)
     }
 

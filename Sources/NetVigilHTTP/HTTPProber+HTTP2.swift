@@ -16,7 +16,7 @@ extension HTTPProber {
             } else if requiresHTTP2 {
                 throw http2Unavailable(selected: negotiatedProtocol)
             } else {
-                try sync.addHTTPClientHandlers(position: .before(collector), leftOverBytesStrategy: .dropBytes)
+                try sync.addProbeHTTP1Handlers(position: .before(collector))
             }
             // The request is written while the TLS handler reports the handshake: one flush with its last flight
             // (and, for HTTP/2, with the connection preface and SETTINGS).

@@ -319,7 +319,7 @@ public struct HTTPProber: Sendable {
                     if offersHTTP2 {
                         try Self.addNegotiatedHTTP(to: channel, collector: collector, requiresHTTP2: requiresHTTP2)
                     } else {
-                        try channel.pipeline.syncOperations.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes)
+                        try channel.pipeline.syncOperations.addProbeHTTP1Handlers()
                         try channel.pipeline.syncOperations.addHandler(collector)
                     }
                     return channel.eventLoop.makeSucceededVoidFuture()

@@ -35,6 +35,8 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
     private var response: HTTPResponse?
     private var timeoutTask: Scheduled<Void>?
     private var done = false
+    /// Informational (1xx) heads read so far; past ``maxInformationalResponses`` the probe fails.
+    private var informationalResponses = 0
     var negotiation: Negotiation?
     private var negotiated = false
 
@@ -112,6 +114,14 @@ final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
         guard !done else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
+            if Self.isInformational(head) {
+                // Not the response: its time, status and headers are the final head's.
+                informationalResponses += 1
+                if informationalResponses > Self.maxInformationalResponses {
+                    fail(Self.tooManyInformationalResponses(lastStatus: head.status.code), context: context)
+                }
+                return
+            }
             recorder.firstByte = .now()
             recorder.phase = .transfer
             let version = head.version.major >= 2 ? "HTTP/\(head.version.major)" : "HTTP/\(head.version.major).\(head.version.minor)"

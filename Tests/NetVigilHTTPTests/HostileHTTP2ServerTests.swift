@@ -53,6 +53,14 @@ final class HostileHTTP2ServerTests: ProbeTestCase {
         }
     }
 
+    func testEndlessEarlyHintsFailFastWithTheLimit() async throws {
+        let (result, elapsed) = try await probe(.endlessEarlyHints, timeout: 10)
+        XCTAssertEqual(result.error?.kind, .httpProtocol, "\(String(describing: result.error))")
+        XCTAssertEqual(result.error?.message, "the server sent more than 5 informational responses (1xx, the last 103) and "
+                       + "no final response; a probe reads at most 5 (the limit)")
+        XCTAssertLessThan(elapsed, 2, "the limit, not the probe timeout, ends it")
+    }
+
     func testEndlessBodyHitsTheLimit() async throws {
         let (result, _) = try await probe(.endlessBody, maxBodyBytes: 2_000)
         XCTAssertEqual(result.error?.kind, .bodyTooLarge, "\(String(describing: result.error))")

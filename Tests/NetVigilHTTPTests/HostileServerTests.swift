@@ -61,6 +61,25 @@ final class HostileServerTests: ProbeTestCase {
         XCTAssertEqual(declared.error?.kind, .bodyTooLarge)
     }
 
+    func testEndlessEarlyHintsFailFastWithTheLimit() async throws {
+        let start = Date()
+        let result = try await probeHostile(timeout: 10) { fd in
+            let hint = Array("HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n".utf8)
+            while hint.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) > 0 {}
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2, "the limit, not the probe timeout, ends it")
+        XCTAssertEqual(result.error?.kind, .httpProtocol, "\(String(describing: result.error))")
+        XCTAssertEqual(result.error?.message, "the server sent more than 5 informational responses (1xx, the last 103) and "
+                       + "no final response; a probe reads at most 5 (the limit)")
+        // Up to the limit, informational responses precede the final one as before.
+        let within = try await probeHostile { fd in
+            HostileServer.send(fd, String(repeating: "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n", count: 5)
+                               + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+        }
+        XCTAssertNil(within.error, "\(String(describing: within.error))")
+        XCTAssertEqual(within.status, 200)
+    }
+
     func testNeverAnswersTimesOutInProcessing() async throws {
         let result = try await probeHostile(timeout: 1) { _ in sleep(3) }
         XCTAssertEqual(result.error?.kind, .timeout)

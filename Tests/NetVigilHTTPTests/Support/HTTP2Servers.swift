@@ -100,6 +100,8 @@ final class HostileHTTP2Server {
         case endlessBody
         /// Random bytes.
         case garbage
+        /// HEADERS with `:status 103` (Early Hints) without end, never a final response.
+        case endlessEarlyHints
     }
 
     private let server: PythonScriptServer
@@ -156,6 +158,8 @@ final class HostileHTTP2Server {
                         for _ in range(64): tls.sendall(frame(0, 0, 1, b"x" * 1000))
                     elif mode == "garbage":
                         tls.sendall(os.urandom(4096))
+                    elif mode == "endlessEarlyHints":
+                        while True: tls.sendall(frame(1, 4, 1, b"\\x08\\x03103"))
                     while tls.recv(65536): pass
             except (ssl.SSLError, OSError):
                 client.close()
