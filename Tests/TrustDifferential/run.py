@@ -355,9 +355,9 @@ class Server:
 # ---------------------------------------------------------------------------------------------------------------
 # netvigil.
 
-def netvigil(case, context):
+def netvigil(case, context, profile="webpki"):
     arguments = [context["netvigil"], "trust", "evaluate", "--chain", case.path("chain.pem"), "--ca",
-                 case.path("anchors.pem"), "--no-system-roots", "--host", case.host, "--json"]
+                 case.path("anchors.pem"), "--no-system-roots", "--host", case.host, "--json", "--validation", profile]
     if case.at:
         arguments += ["--at", case.at]
     result = run(arguments, timeout=60)
@@ -414,11 +414,17 @@ def judge(case, context):
     except OracleError as error:
         result["errors"].append("netvigil: %s" % error)
         result.update(netvigil="error", netvigil_verdict="", netvigil_reason=str(error), netvigil_codes=[])
+    try:
+        result["rfc5280"] = netvigil(case, context, "rfc5280")[0]
+    except OracleError as error:
+        result["errors"].append("netvigil --validation rfc5280: %s" % error)
+        result["rfc5280"] = "error"
     return result
 
 
-def decide(result, splits):
-    """Fills majority, outcome ("pass"/"FAIL") and why."""
+def decide(result, splits, rfc5280_differences):
+    """Fills majority, outcome ("pass"/"FAIL") and why. Also: `--validation rfc5280` must give `openssl verify`'s
+    verdict, except for the cases in rfc5280-differences.json."""
     verdicts = result["verdicts"]
     accepts = sum(1 for v in verdicts.values() if v == "accept")
     refuses = sum(1 for v in verdicts.values() if v == "refuse")
@@ -437,6 +443,11 @@ def decide(result, splits):
         why.append("netvigil %ss, the validators' majority %ss (%d-%d)" % (mine, result["majority"],
                                                                           max(accepts, refuses),
                                                                           min(accepts, refuses)))
+    openssl = verdicts.get("openssl")
+    if openssl and result.get("rfc5280") != openssl and name not in rfc5280_differences:
+        why.append("--validation rfc5280 %ss, openssl verify %ss" % (result.get("rfc5280"), openssl))
+    elif name in rfc5280_differences and result.get("rfc5280") == openssl:
+        why.append("rfc5280-differences.json lists it, but --validation rfc5280 and openssl verify agree")
     result["split"] = name in splits
     result["outcome"] = "FAIL" if why else "pass"
     result["why"] = "; ".join(why)
@@ -461,7 +472,7 @@ def load_splits(path):
 
 def table(results):
     short = {"accept": "accept", "refuse": "refuse", None: "-", "error": "ERROR"}
-    header = ["case", "tool", *VALIDATORS, "majority", "netvigil", "result", "netvigil verdict / findings"]
+    header = ["case", "tool", *VALIDATORS, "majority", "netvigil", "rfc5280", "result", "netvigil verdict / findings"]
     rows = []
     for r in results:
         mark = r["outcome"] + (" (split)" if r["split"] else "")
@@ -471,7 +482,7 @@ def table(results):
         if r["netvigil_codes"]:
             detail += " [" + ",".join(r["netvigil_codes"]) + "]"
         rows.append([r["case"].name, r["case"].tool.split(" ")[0], *[short[r["verdicts"].get(v)] for v in VALIDATORS],
-                     r["majority"], short.get(r["netvigil"], r["netvigil"]), mark, detail])
+                     r["majority"], short.get(r["netvigil"], r["netvigil"]), short.get(r.get("rfc5280"), "-"), mark, detail])
     widths = [max(len(str(row[i])) for row in rows + [header]) for i in range(len(header) - 1)]
     lines = []
     for row in [header] + rows:
@@ -494,6 +505,8 @@ def main():
     if not os.access(args.netvigil, os.X_OK):
         raise SystemExit("run.py: --netvigil %s is not an executable file" % args.netvigil)
     splits = load_splits(args.splits)
+    with open(os.path.join(HERE, "rfc5280-differences.json")) as f:
+        rfc5280_differences = json.load(f)
 
     import generate
     started = time.monotonic()
@@ -513,14 +526,16 @@ def main():
             raise SystemExit("run.py: generating the cases failed: %s" % error)
         if not args.only:
             stale = sorted(set(splits) - set(names))
+            stale += sorted(set(rfc5280_differences) - set(names))
             if stale:
-                raise SystemExit("run.py: %s lists cases that do not exist: %s" % (args.splits, ", ".join(stale)))
+                raise SystemExit("run.py: %s or rfc5280-differences.json lists cases that do not exist: %s" % (
+                    args.splits, ", ".join(stale)))
         generated = time.monotonic()
         context = {"netvigil": os.path.abspath(args.netvigil), "go_verify": go_verify, "ports": Ports(),
                    "faketime": faketime_library()}
         cases = [Case(os.path.join(outdir, name)) for name in names]
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            results = list(pool.map(lambda c: decide(judge(c, context), splits), cases))
+            results = list(pool.map(lambda c: decide(judge(c, context), splits, rfc5280_differences), cases))
     finally:
         if temporary:
             shutil.rmtree(temporary, ignore_errors=True)
