@@ -1,4 +1,5 @@
 import NIOHTTP2
+import NIOHPACK
 
 extension ResponseCollector {
     /// An HTTP/2 failure (a reset or refused stream, a protocol error of the server) as `httpProtocol`, naming the
@@ -14,7 +15,9 @@ extension ResponseCollector {
         case let error as NIOHTTP2Errors.StreamError:
             return http2ProbeError(for: error.baseError)
         case let error as any NIOHTTP2Error:
-            return ProbeError(.httpProtocol, "HTTP/2 protocol error: \(error)")
+            return ProbeError(.httpProtocol, "HTTP/2 protocol error: \(plainName(of: error))")
+        case let error as any NIOHPACKError:
+            return ProbeError(.httpProtocol, "HTTP/2 header compression (HPACK) error: \(plainName(of: error))")
         default:
             return nil
         }
