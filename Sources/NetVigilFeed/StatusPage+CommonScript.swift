@@ -74,7 +74,8 @@ extension StatusPage {
             expectation: "expectation failed", bodyTooLarge: "response too large", timeout: "timed out",
             resourceExhausted: "agent out of resources", insecureRedirect: "redirect to plain HTTP",
             clientCertificateRequired: "client certificate required", clientCertificateRejected: "client certificate rejected",
-            proxy: "proxy failed", starttlsUnavailable: "STARTTLS not offered", protocolGreeting: "unexpected greeting"};
+            proxy: "proxy failed", starttlsUnavailable: "STARTTLS not offered", protocolGreeting: "unexpected greeting",
+            cancelled: "cancelled at stop"};
           function reason(target) {
             const last = target.last_result || null;
             if (target.status === "pending") return {text: "not probed yet", tone: ""};

@@ -98,7 +98,7 @@ extension HTTPProber {
             }
             .flatMap { channel in promise.futureResult.always { _ in channel.close(promise: nil) } }
         do {
-            try await exchange.get()
+            try await exchange.valueUnlessCancelled { promise.fail(CancellationError()) }
         } catch let failure as ConnectFailure {
             let cappedByDeadline = remaining < .nanoseconds(Int64(configuration.connectTimeout * 1e9)) || NIODeadline.now() >= deadline
             throw Self.connectError(failure.underlying, address: address, cappedByDeadline: cappedByDeadline,

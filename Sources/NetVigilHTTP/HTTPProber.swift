@@ -228,7 +228,7 @@ public struct HTTPProber: Sendable {
             }
         }
         do {
-            return try await promise.futureResult.get()
+            return try await promise.futureResult.valueUnlessCancelled { promise.fail(CancellationError()) }
         } catch let error as ProbeError {
             throw error
         } catch {
@@ -337,7 +337,7 @@ public struct HTTPProber: Sendable {
                 promise.futureResult.always { _ in channel.close(promise: nil) }
             }
         do {
-            return try await response.get()
+            return try await response.valueUnlessCancelled { promise.fail(CancellationError()) }
         } catch let failure as ConnectFailure {
             // The probe deadline also closes a channel that is still connecting ("I/O on closed channel"): that is
             // the probe timeout, not a connect failure.

@@ -50,6 +50,8 @@ public enum ProbeErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// The server's greeting or plaintext negotiation was not its protocol: garbage, a line over 8 KiB, too many
     /// reply lines, an error reply, bytes sent after the go-ahead for TLS, or a close before TLS.
     case protocolGreeting
+    /// netvigil stopped while the probe ran: it was cancelled, and is stored as skipped (never a failure, no alert).
+    case cancelled
 
     /// Whether losing the network mid-probe can cause this failure (name resolution, connection, TLS
     /// handshake, a cut-off response, a timeout). Verdicts on what the server sent (trust, status, content
@@ -59,7 +61,7 @@ public enum ProbeErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
         case .dns, .connectRefused, .connectTimeout, .connect, .tlsHandshake, .httpProtocol, .timeout: true
         case .invalidRequest, .trust, .status, .contentType, .expectation, .bodyTooLarge, .resourceExhausted,
              .insecureRedirect, .clientCertificateRequired, .clientCertificateRejected, .proxy, .starttlsUnavailable,
-             .protocolGreeting, .http2Unavailable: false
+             .protocolGreeting, .http2Unavailable, .cancelled: false
         }
     }
 }

@@ -35,6 +35,7 @@ public struct ProbePipeline: Sendable {
     /// Probes `target` once (or records it as skipped when its host is not reachable) and returns the record.
     @discardableResult
     public func run(_ target: ProbeTarget) async -> ProbeRecord {
+        let began = ContinuousClock.now
         let evaluation = await hostReachability(target)
         var record: ProbeRecord
         var findings: Int? = nil
@@ -66,6 +67,9 @@ public struct ProbePipeline: Sendable {
             } else {
                 record = result.record(target: target.name, reachabilityStatus: evaluation?.status.name)
             }
+        }
+        if Task.isCancelled {
+            return stopped(target, record: record, after: ContinuousClock.now - began, addresses: addressRows)
         }
         var decision = AlertDecision()
         if let alerts {
@@ -101,6 +105,27 @@ public struct ProbePipeline: Sendable {
             logger.debug("probe finished", metadata: ["target": "\(target.name)", "outcome": "\(record.outcome.rawValue)"])
         }
         return record
+    }
+
+    /// A probe the daemon cancelled because it is stopping: whatever the probe saw after the cancellation is not the
+    /// target's doing, so it is stored as skipped (never a failure) and raises no alert, changes no state and no metric.
+    private func stopped(_ target: ProbeTarget, record: ProbeRecord, after elapsed: Duration,
+                         addresses: AddressResults?) -> ProbeRecord {
+        let seconds = (elapsed.inSeconds * 10).rounded() / 10
+        // What the probe measured before the cancellation (timings, a handshake's verdict) stays true and is kept.
+        func cancelled(_ row: ProbeRecord) -> ProbeRecord {
+            var row = row
+            row.outcome = .skipped
+            row.errorKind = .cancelled
+            row.errorMessage = "cancelled: netvigil stopped while the probe ran (after \(seconds) s)"
+            return row
+        }
+        let rows = (addresses?.records ?? [record]).map(cancelled)
+        if !writer.submit(WriteBatch(probes: rows, alerts: []), onCommit: nil) {
+            logger.error("probe result not stored: the store writer has shut down", metadata: ["target": "\(target.name)"])
+        }
+        logger.info("probe cancelled: netvigil is stopping", metadata: ["target": "\(target.name)", "after": "\(seconds) s"])
+        return cancelled(record)
     }
 
     /// The host's reachability, nil when there is no monitor or no evaluation yet; `refreshed`: once the watcher

@@ -12,6 +12,7 @@ import Synchronization
 /// - At most `concurrency` probes run at once (FIFO); one target is never probed twice at the same time.
 /// - A tick that comes while the target's previous probe still runs is skipped, not queued.
 /// - When a target's host becomes reachable again after a skipped probe, it is probed at once.
+/// - Stopping cancels the probes in flight: each is stored as skipped ("cancelled: netvigil stopped ..."), with no alert.
 /// - `update(targets:)` applies a reloaded configuration: unchanged targets keep their phase, changed ones restart
 ///   (after their probe in flight, keeping their next tick when the interval is the same), removed ones stop.
 ///
@@ -73,8 +74,8 @@ public final class ProbeScheduler: Service, Sendable {
 
     public func run() async throws {
         await watchReachability()
-        // Graceful shutdown lets probes in flight finish and be stored; cancellation (another service failed)
-        // stops the same way, so the group never waits on a sleeping scheduler.
+        // Graceful shutdown cancels the probes in flight (each is stored as cancelled) and returns once they have
+        // ended; cancellation (another service failed) stops the same way, so the group never waits on a probe.
         await withStopHandler {
             await withDiscardingTaskGroup { group in
                 let (now, wallClock) = (ContinuousClock.now, Self.wallClockNanoseconds())
@@ -88,7 +89,12 @@ public final class ProbeScheduler: Service, Sendable {
                         state.loopDeadline = deadline
                         return (starts, deadline)
                     }
-                    guard let next else { break }
+                    guard let next else {
+                        // Stopping: probes in flight are cancelled (stored as cancelled, no alert), not waited for,
+                        // so one silent target cannot hold the stop up until its timeout.
+                        group.cancelAll()
+                        break
+                    }
                     // Each probe's task runs on one of the prober's event loops (spread over the group), where
                     // its channel lives: no thread hop per await. Nothing on its path may block (docs/architecture.md).
                     for start in next.starts {
@@ -145,7 +151,8 @@ public final class ProbeScheduler: Service, Sendable {
         state.withLock { $0.timeline.overdue(now: now, after: threshold) }
     }
 
-    /// Stops the loop (graceful shutdown); probes in flight finish and are stored, due ones not yet started are not.
+    /// Stops the loop (graceful shutdown); probes in flight are cancelled and stored as cancelled, due ones not yet
+    /// started are not run.
     public func shutdown() {
         let watch = state.withLock { state -> Task<Void, Never>? in
             state.timeline.shutdown()

@@ -10,6 +10,7 @@ enum StatusReason {
         "resourceExhausted": "agent out of resources", "insecureRedirect": "redirect to plain HTTP",
         "clientCertificateRequired": "client certificate required", "clientCertificateRejected": "client certificate rejected",
         "proxy": "proxy failed", "starttlsUnavailable": "STARTTLS not offered", "protocolGreeting": "unexpected greeting",
+        "cancelled": "cancelled at stop",
     ]
 
     /// The reason for one `/v1/status` target entry.
