@@ -17,4 +17,14 @@ extension ConfigValue {
         }
         return bytes
     }
+
+    /// Checks that `path`, which this value names, opens as a regular file (without blocking), for files another
+    /// module reads; `failure` starts the error line.
+    func requireRegularFile(_ path: String, failure: String) throws(ConfigError) {
+        do {
+            _ = try RegularFile(path: path).size
+        } catch {
+            throw self.error("\(failure): \(error.reason)")
+        }
+    }
 }

@@ -13,6 +13,8 @@ extension TLSSettings {
         if let item = mapping["crl"] {
             for entry in try item.sequenceOrSingle() {
                 let path = try entry.filePath()
+                // Missing, unreadable and non-regular files get the reason in words, not Foundation's sentence.
+                try entry.requireRegularFile(path, failure: "cannot read CRL \(path)")
                 do {
                     policy.crls += try CertificateRevocationList.load(path: path)
                 } catch {

@@ -59,8 +59,14 @@ public struct TLSSettings: Sendable {
         if let item = mapping["system_roots"] { systemRoots = try item.bool() }
         if let item = mapping["ca"] {
             caPaths = try item.stringList().map(item.resolvedPath)
-            for path in caPaths where !FileManager.default.fileExists(atPath: path) {
-                throw item.error("CA file \(path) does not exist")
+            var isDirectory: ObjCBool = false
+            for path in caPaths {
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                    throw item.error("CA file \(path) does not exist")
+                }
+                // A FIFO or device is refused here, by name, without blocking (the trust store's reader would call it
+                // "permission denied").
+                if !isDirectory.boolValue { try item.requireRegularFile(path, failure: "CA file \(path)") }
             }
         }
         if !systemRoots || !caPaths.isEmpty {
@@ -125,14 +131,17 @@ public struct TLSSettings: Sendable {
         if let item = mapping["validation"] {
             validation = ValidationProfile(rawValue: try item.oneOf(ValidationProfile.allCases.map(\.rawValue))) ?? .default
         }
+        // Read before the policy is built: their errors are located already, and wrapping them as the policy's
+        // would print the location twice.
+        let allowInvalidCertificates = try mapping["allow_invalid_certificates"]?.bool() ?? false
+        let validatesDomainName = try mapping["validates_domain_name"]?.bool() ?? true
+        let reportOnly = try mapping["report_only"]?.bool() ?? false
+        let revocation = try Self.revocation(from: mapping)
         do {
             return try SecurityPolicy(
-                pinning: mode,
-                allowInvalidCertificates: try mapping["allow_invalid_certificates"]?.bool() ?? false,
-                validatesDomainName: try mapping["validates_domain_name"]?.bool() ?? true,
-                pinnedCertificates: certificates, pins: pins,
-                reportOnly: try mapping["report_only"]?.bool() ?? false,
-                pinsExpire: pinsExpire, validation: validation, revocation: try revocation(from: mapping))
+                pinning: mode, allowInvalidCertificates: allowInvalidCertificates, validatesDomainName: validatesDomainName,
+                pinnedCertificates: certificates, pins: pins, reportOnly: reportOnly,
+                pinsExpire: pinsExpire, validation: validation, revocation: revocation)
         } catch {
             throw mapping.owner.error("\(error)")
         }

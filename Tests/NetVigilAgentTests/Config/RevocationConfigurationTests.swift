@@ -38,4 +38,24 @@ final class RevocationConfigurationTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("is not a CRL"), "\(error)")
         }
     }
+
+    /// One location per line, and the reason in words: a missing CRL, a CRL that is not one, a FIFO as a CA file.
+    func testFileErrorsNameTheReasonOnceLocated() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write("not.crl", "hello")
+        XCTAssertEqual(mkfifo(directory.path("fifo.pem"), 0o600), 0)
+        let path = try directory.write("netvigil.yml", """
+            targets:
+              - { name: a, url: "https://a.test/", tls: { crl: not.crl } }
+              - { name: b, url: "https://b.test/", tls: { crl: missing.crl } }
+              - { name: c, url: "https://c.test/", tls: { ca: fifo.pem } }
+            """)
+        XCTAssertThrowsError(try AgentConfiguration.load(path: path)) { error in
+            XCTAssertEqual("\(error)", """
+                \(path):2:52: targets[0].tls.crl: \(directory.path("not.crl")) is not a CRL (DER or PEM X509 CRL expected)
+                \(path):3:52: targets[1].tls.crl: cannot read CRL \(directory.path("missing.crl")): no such file
+                \(path):4:51: targets[2].tls.ca: CA file \(directory.path("fifo.pem")): is a FIFO (named pipe), not a regular file
+                """)
+        }
+    }
 }
