@@ -32,6 +32,26 @@ final class CheckConfigCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.hasPrefix("netvigil: etc/typos/retension.yml:3:3: storage.retension: unknown key"), result.stderr)
     }
 
+    /// The summary escapes control characters of a URL (they could forge output lines) and names what a service
+    /// target does instead of an HTTP method it never sends.
+    func testTargetLinesEscapeControlCharactersAndNameServiceProbes() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("netvigil.yml", #"""
+            targets:
+              - { name: a, url: "https://a.test/\r\nX-Injected: 1\0z" }
+              - { name: t, url: "tls://b.test:443" }
+              - { name: s, url: "smtp://m.test" }
+            """#)
+        let result = try ProcessRunner.run(["check-config", file])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertFalse(result.stdout.unicodeScalars.contains { $0 == "\r" || $0 == "\0" }, result.stdout)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains { $0.hasPrefix(#"    a: GET https://a.test/\r\nX-Injected: 1\0z every 1m,"#) }, result.stdout)
+        XCTAssertFalse(lines.contains { $0.hasPrefix("X-Injected") }, result.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("    t: TLS tls://b.test:443 every 1m,") }, result.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("    s: STARTTLS smtp://m.test every 1m,") }, result.stdout)
+    }
+
     func testBadDurationAndMissingFile() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("n.yml", "storage:\n  retention: forever\n")

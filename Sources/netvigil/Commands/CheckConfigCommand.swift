@@ -1,12 +1,12 @@
 import ArgumentParser
 import NetVigilAgent
+import NetVigilHTTP
 import NetVigilTrust
 
 /// `netvigil check-config FILE`: validates a configuration file and prints a short summary.
 struct CheckConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-config",
-        _superCommandName: "netvigil",
         abstract: "Validate a configuration file and print a summary.",
         discussion: """
             Warnings and notes follow each target: a policy without a backup pin, a client key its group or others \
@@ -39,7 +39,10 @@ struct CheckConfigCommand: AsyncParsableCommand {
             for target in configuration.targets.targets {
                 let policy = target.hostPolicy.policy
                 let pinning = policy.pinning == .none ? "no pinning" : "\(policy.pinning.rawValue) pinning, \(policy.configuredPins.count) pin(s)"
-                print("    \(target.name): \(target.request.method.rawValue) \(target.url) every \(ConfigDuration.format(target.interval)), "
+                // A service target (tls://, smtp://, ...) sends no HTTP request: it is named by what it does instead.
+                let action = ServiceScheme(url: target.request.url).map { $0.usesSTARTTLS ? "STARTTLS" : "TLS" }
+                    ?? target.request.method.rawValue
+                print("    \(target.name): \(action) \(TerminalText.escaped(target.url)) every \(ConfigDuration.format(target.interval)), "
                       + "\(target.isTLS ? pinning : "plain HTTP"), alerts → \(target.alertSinks.isEmpty ? "none" : target.alertSinks.joined(separator: ", "))"
                       + (target.configuration.proxy.map { ", via proxy \($0.url)" } ?? ""))
                 for warning in policy.warnings { print("      warning: \(warning)") }
