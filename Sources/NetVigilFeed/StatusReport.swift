@@ -28,6 +28,12 @@ public struct StatusReport: Sendable, Codable {
             healthy = report.isHealthy
             problems = report.problems
         }
+
+        /// The public status document's: ``DaemonHealth/Report/publicProblems``, so no store path reaches it.
+        init(public report: DaemonHealth.Report) {
+            healthy = report.isHealthy
+            problems = report.publicProblems
+        }
     }
 
     enum CodingKeys: String, CodingKey {

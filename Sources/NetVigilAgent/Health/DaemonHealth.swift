@@ -14,10 +14,15 @@ public struct DaemonHealth: Sendable {
     public struct Report: Sendable, Equatable {
         /// One line per problem; empty when healthy.
         public var problems: [String]
+        /// The same problems as a public status page may show them: without the store's error, which quotes the
+        /// database's path and SQLite's words (`store not writable`, not `store not writable: /var/lib/…: …`).
+        public var publicProblems: [String]
         public var isHealthy: Bool { problems.isEmpty }
 
-        public init(problems: [String]) {
+        /// - Parameter publicProblems: nil when `problems` hold nothing private (no path, no error text).
+        public init(problems: [String], publicProblems: [String]? = nil) {
             self.problems = problems
+            self.publicProblems = publicProblems ?? problems
         }
 
         /// `ok`, or the problems joined with "; ".
@@ -44,25 +49,33 @@ public struct DaemonHealth: Sendable {
     /// Checks now; also sets the `netvigil_healthy`, store and reload gauges.
     public func check(now: ContinuousClock.Instant = .now) -> Report {
         var problems: [String] = []
+        var publicProblems: [String] = []
         if let scheduler, let shortest = scheduler.shortestInterval {
             problems += scheduler.overdue(now: now, after: max(shortest * 2, Self.minimumProbeDelay))
+            publicProblems = problems
         }
         if let writer {
             let health = writer.health
             if let failure = health.failure {
                 problems.append("store not writable: \(failure)")
+                publicProblems.append("store not writable")
             }
             if let started = health.transactionStarted, now - started > Self.writerStuckAfter {
-                problems.append("store writer stuck: a transaction has run for \((now - started).components.seconds) s "
-                                + "with \(health.queuedRows) rows waiting")
+                let problem = "store writer stuck: a transaction has run for \((now - started).components.seconds) s "
+                    + "with \(health.queuedRows) rows waiting"
+                problems.append(problem)
+                publicProblems.append(problem)
             }
             metrics?.store(writable: health.failure == nil, queuedRows: health.queuedRows)
         }
         if let reload {
-            if let problem = reload.problem(now: now) { problems.append(problem) }
+            if let problem = reload.problem(now: now) {
+                problems.append(problem)
+                publicProblems.append(problem)
+            }
             metrics?.configReloadRunning(reload.running(now: now))
         }
-        let report = Report(problems: problems)
+        let report = Report(problems: problems, publicProblems: publicProblems)
         metrics?.healthy(report.isHealthy)
         return report
     }

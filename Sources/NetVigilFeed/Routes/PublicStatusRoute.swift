@@ -11,7 +11,7 @@ extension FeedRoutes {
                 version: state.version, startedAt: state.startedAt,
                 uptimeSeconds: Double(now.milliseconds - state.startedAt.milliseconds) / 1_000,
                 targets: state.targetSnapshots(now: now),
-                health: state.health.map { StatusReport.Health($0.check()) },
+                health: state.health.map { StatusReport.Health(public: $0.check()) },
                 overview: try await overview(state: state, parameters: parameters)))
         }
     }
