@@ -19,7 +19,8 @@ public struct TLSServerSetupError: Error, Sendable, Equatable, CustomStringConve
 public final class OpenSSLServerContext: @unchecked Sendable {
     /// The `SSL_CTX`.
     let pointer: OpaquePointer
-    /// Whether clients must present a certificate issued by `client_ca`.
+    /// Whether clients must present a certificate issued by `client_ca` (an end entity for clientAuth, never a CA:
+    /// see ``verifyClientCertificate``).
     public let requiresClientCertificate: Bool
 
     /// Loads `certificateFile` (PEM, leaf first, then intermediates) and `keyFile` (PEM), and `clientCAFile` (PEM CAs)
@@ -50,7 +51,7 @@ public final class OpenSSLServerContext: @unchecked Sendable {
                                               message: "cannot load client CA certificates from \(clientCAFile) (PEM): \(Self.lastError())")
                 }
                 SSL_CTX_set_client_CA_list(context, names)
-                SSL_CTX_set_verify(context, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nil)
+                SSL_CTX_set_verify(context, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, Self.verifyClientCertificate)
             }
         } catch {
             SSL_CTX_free(context)

@@ -112,6 +112,36 @@ final class FeedTLSTests: XCTestCase {
         }
     }
 
+    /// Only an end entity fit for client authentication gets in: not the `client_ca` certificate itself (it chains
+    /// to itself), not a CA it issued, not a certificate whose extendedKeyUsage leaves out clientAuth.
+    func testTheClientCAItselfAndOtherCertificatesUnfitForClientsAreRefused() throws {
+        directory = try TemporaryDirectory()
+        let pki = try LoopbackPKI(in: directory, caName: "netvigil feed test CA", leaves: [("feed", "/CN=feed")])
+        try pki.serve("feed", nginx: nil)
+        try makeClientCertificate(ca: "clients", name: "prometheus")
+        try makeClientCertificate(ca: "clients", name: "no-eku", extensions: "basicConstraints=CA:FALSE\n")
+        try makeClientCertificate(ca: "clients", name: "server-only", extensions: "basicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n")
+        try makeClientCertificate(ca: "clients", name: "issuing-ca",
+                                  extensions: "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign,digitalSignature\n")
+        let port = ProcessRunner.freePort()
+        let config = try directory.write("netvigil.yml", """
+            storage: { path: state/netvigil.sqlite }
+            feed:
+              listen: 127.0.0.1:\(port)
+              tls: { certificate: served.pem, key: served.key, client_ca: clients-ca.pem }
+            reachability: { targets: [127.0.0.1] }
+            """)
+        _ = try startDaemon(config: config)
+        let base = "https://127.0.0.1:\(port)"
+        func with(_ name: String) -> [String] { ["--cert", directory.path("\(name).pem"), "--key", directory.path("\(name).key")] }
+        try waitUntil("the feed answers a client certificate") { try self.curl("\(base)/healthz", extra: with("prometheus")).status == 200 }
+        XCTAssertEqual(try curl("\(base)/healthz", extra: with("no-eku")).status, 200, "an end entity without extendedKeyUsage is a client")
+        XCTAssertEqual(try curl("\(base)/healthz", extra: with("clients-ca")).status, 0, "the client CA's own certificate: no answer")
+        XCTAssertEqual(try curl("\(base)/healthz", extra: with("issuing-ca")).status, 0, "a CA the client CA issued: no answer")
+        XCTAssertEqual(try curl("\(base)/healthz", extra: with("server-only")).status, 0, "extendedKeyUsage without clientAuth: no answer")
+        XCTAssertEqual(try curl("\(base)/metrics", extra: with("prometheus")).status, 200)
+    }
+
     func testStatusConfigUsesHTTPSAndTrustsASelfSignedFeedCertificate() throws {
         directory = try TemporaryDirectory()
         let result = try ProcessRunner.run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
@@ -199,13 +229,18 @@ final class FeedTLSTests: XCTestCase {
             .trimmingCharacters(in: .whitespaces)
     }
 
-    /// `CA-ca.pem` and a client certificate `NAME.pem`/`NAME.key` it issued (extendedKeyUsage clientAuth).
-    private func makeClientCertificate(ca: String, name: String) throws {
+    /// `CA-ca.pem` (made unless it exists) and a certificate `NAME.pem`/`NAME.key` it issued with `extensions`
+    /// (by default a client's: not a CA, extendedKeyUsage clientAuth).
+    private func makeClientCertificate(ca: String, name: String,
+                                       extensions text: String = "basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n") throws {
         let openssl = URL(fileURLWithPath: "/usr/bin/openssl")
-        let extensions = try directory.write("client.ext", "basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n")
-        for arguments in [
-            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "30", "-subj", "/CN=\(ca) CA",
-             "-keyout", directory.path("\(ca)-ca.key"), "-out", directory.path("\(ca)-ca.pem")],
+        let extensions = try directory.write("\(name).ext", text)
+        var steps: [[String]] = []
+        if !FileManager.default.fileExists(atPath: directory.path("\(ca)-ca.pem")) {
+            steps.append(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "30", "-subj", "/CN=\(ca) CA",
+                          "-keyout", directory.path("\(ca)-ca.key"), "-out", directory.path("\(ca)-ca.pem")])
+        }
+        for arguments in steps + [
             ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=\(name)",
              "-keyout", directory.path("\(name).key"), "-out", directory.path("\(name).csr")],
             ["x509", "-req", "-in", directory.path("\(name).csr"), "-CA", directory.path("\(ca)-ca.pem"), "-CAkey",
