@@ -13,14 +13,8 @@ DESTDIR ?=
 # The binary install-files and deb package; `make install` and `make deb` build it first.
 BINARY ?= .build/release/netvigil
 # Release builds link the Swift runtime statically and carry no $ORIGIN RUNPATH: the binary needs only Debian's
-# libraries (see deploy/debian). Every module (dependencies too) is compiled with one section per function, so the
-# link can place the functions of deploy/linker/netvigil.order together (Package.swift; docs/performance.md, Function order),
-# and reaches the metadata of concrete generic types through their accessors instead of demangling their names at
-# first use, which looked up each generic requirement's conformance: a fresh probe runs a fifth fewer instructions
-# (docs/performance.md, Footprint and start-up). Benchmarks/run.sh builds with these flags too (`make release-flags`).
-RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath \
-	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
-	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+# libraries (see deploy/debian). Benchmarks/run.sh builds with these flags too (`make release-flags`).
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
 
 VERSION := $(shell sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/NetVigilAgent/NetVigilVersion.swift)
 BINDIR := $(PREFIX)/bin
@@ -34,17 +28,16 @@ ZSHDIR := $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$
 # Generated from the binary (man page, shell completions) for install-files.
 GENERATED := .build/deploy
 
-# System libraries netvigil links against, GCC's static C++ runtime (a Swift toolchain prerequisite; the release link
-# takes it from libstdc++.a, see deploy/linker/static-libstdc++), the Public Suffix List the webpki profile reads at
-# run time, and binutils and xz for the installed binary (deploy/strip-binary.sh).
-APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev libstdc++-12-dev pkg-config publicsuffix binutils xz-utils
+# System libraries netvigil links against, the Public Suffix List the webpki profile reads at run time, and binutils
+# and xz for the installed binary (deploy/strip-binary.sh).
+APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config publicsuffix binutils xz-utils
 # Tools the tests drive: OpenSSL CLI, ip(8) for namespaces, nginx, a JSON Schema validator, curl, promtool and amtool,
 # systemd-analyze, setpriv (util-linux), dpkg-deb, dpkg-shlibdeps and lintian for the package, gdb and binutils for the
 # split debug symbols, squid (the proxy tests), pip (for PIP_TEST), python3-cryptography (the webpki test chains),
-# setcap (libcap2-bin: a daemon that gains capabilities at exec), and for the trust differential test
+# and for the trust differential test
 # (Tests/TrustDifferential): Go (its chain generator and crypto/x509 validator), gnutls-cli (gnutls-bin), NSS's
 # certutil and tstclnt (libnss3-tools), easy-rsa, mkcert and cfssl (golang-cfssl) to make chains, and libfaketime.
-APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus prometheus-alertmanager systemd util-linux libcap2-bin \
+APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus prometheus-alertmanager systemd util-linux \
 	dpkg dpkg-dev lintian chromium gdb binutils squid python3-pip python3-cryptography postfix dovecot-imapd dovecot-pop3d \
 	slapd ldap-utils postgresql nghttp2-server golang-go gnutls-bin libnss3-tools easy-rsa mkcert golang-cfssl faketime
 # Test tools from PyPI: mitmproxy's mitmdump, the TLS-intercepting proxy of the proxy tests.

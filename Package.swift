@@ -34,8 +34,8 @@ let package = Package(
             name: "NetVigilConcurrency",
             dependencies: [.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
-        // MARK: System (below every module: the POSIX helpers and the shared cache they share)
-        .target(name: "NetVigilSystem"),
+        // MARK: System (below every module but Concurrency: the POSIX helpers, the shared cache, the process's heap)
+        .target(name: "NetVigilSystem", dependencies: ["CMalloc", "NetVigilConcurrency"]),
         // MARK: Probe model (what a probe result is made of: timings, error kinds, verdicts; no dependencies)
         .target(name: "NetVigilProbeModel"),
         // MARK: Store
@@ -177,27 +177,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            // Release: lld packs the ~126,000 relative relocations as DT_RELR (glibc >= 2.36), so the loader reads a
-            // 24 KB table at start instead of 3 MB of RELA entries; the binary stays PIE. It also places the functions
-            // start-up and the probe cycle run first and together (deploy/linker/netvigil.order, made by
-            // deploy/linker/generate-order.sh; names the code no longer has are skipped without a warning), so fewer pages
-            // of code are mapped (docs/performance.md, Footprint and start-up). `-z now` binds every library function at
-            // start (full RELRO, as Debian's hardening flags ask): lazy binding looked symbols up as code first ran,
-            // hours in, and kept 764 KB of the binary's symbol tables (.dynstr, .gnu.hash, .dynsym) resident.
-            // `--no-export-dynamic` undoes the toolchain's `-export-dynamic` (static-stdlib-args.lnk): nothing looks up
-            // netvigil's own symbols at run time, yet the loader searched its 36,500 exported names first for every
-            // library symbol it bound, faulting in 3.4 MB of symbol tables, and the runtime's start-up `dladdr` walked
-            // them (a fresh probe 19.6 -> 16.7 ms). Stack traces of the installed binary name its functions from
-            // `.gnu_debugdata` (deploy/strip-binary.sh). The C++ runtime (libstdc++, which the Swift runtime and ICU use)
-            // is linked from GCC's static archive (deploy/linker/static-libstdc++): loading libstdc++.so.6 and binding
-            // its symbols cost a fresh `netvigil probe` 1-2 ms of its ~20 (docs/performance.md, Footprint and start-up).
-            linkerSettings: [
-                .unsafeFlags(["-L", "\(Context.packageDirectory)/deploy/linker/static-libstdc++",
-                              "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "-z", "-Xlinker", "now",
-                              "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/deploy/linker/netvigil.order",
-                              "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic"],
-                             .when(configuration: .release))
-            ]
+            // Release: `-z now` binds every library function at start (full RELRO), as Debian's hardening asks.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"], .when(configuration: .release))]
         ),
         // MARK: Benchmarks (release builds; see Benchmarks/run.sh)
         .executableTarget(name: "StoreBenchmarks", dependencies: ["NetVigilProbeModel", "NetVigilStore"], path: "Benchmarks/StoreBenchmarks"),

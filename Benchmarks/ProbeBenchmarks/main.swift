@@ -288,7 +288,6 @@ let url = argument("--url", default: "")
 guard !url.isEmpty else { fail("--url is required") }
 let caPaths = CommandLine.arguments.indices.filter { CommandLine.arguments[$0] == "--ca" && $0 + 1 < CommandLine.arguments.count }
     .map { CommandLine.arguments[$0 + 1] }
-EventLoopExecutor.install()  // as `netvigil` does (NETVIGIL_NIO_EXECUTOR=0: the default pool)
 let trustStore: TrustStore
 do {
     trustStore = try TrustStore(systemRoots: flag("--system-roots"), caPaths: caPaths)

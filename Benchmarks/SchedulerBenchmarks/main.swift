@@ -32,7 +32,6 @@ func cpuSeconds() -> Double {
     return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
-EventLoopExecutor.install()  // as `netvigil` does
 let url = argument("--url", default: "http://127.0.0.1:8080/")
 let count = Int(argument("--targets", default: "1000")) ?? 1_000
 let interval = argument("--interval", default: "10s")

@@ -1,6 +1,5 @@
 // Out-of-line wrappers for OpenSSL macros and small helpers netvigil calls from Swift.
 #include "COpenSSL.h"
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,59 +204,4 @@ int cossl_ERR_peek_last_alert(void) {
     if (e == 0 || ERR_GET_LIB(e) != ERR_LIB_SSL) return -1;
     int reason = ERR_GET_REASON(e);
     return reason >= SSL_AD_REASON_OFFSET ? reason - SSL_AD_REASON_OFFSET : -1;
-}
-
-// MARK: Public-key decoding (OpenSSL 3.0)
-// ENGINE and EVP_PKEY_meth_find are deprecated in OpenSSL 3 (kept for source compatibility); the declarations
-// come from their own headers below so only this block sees them.
-#ifndef OPENSSL_NO_ENGINE
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#include <openssl/engine.h>
-
-static const int builtin_key_nids[] = { EVP_PKEY_RSA, EVP_PKEY_EC };
-
-// ENGINE_PKEY_METHS_PTR: with pmeth == NULL report the NIDs offered, else hand out OpenSSL's own method for nid.
-static int builtin_key_methods(ENGINE *engine, EVP_PKEY_METHOD **pmeth, const int **nids, int nid) {
-    (void)engine;
-    if (pmeth == NULL) {
-        *nids = builtin_key_nids;
-        return (int)(sizeof(builtin_key_nids) / sizeof(builtin_key_nids[0]));
-    }
-    *pmeth = (EVP_PKEY_METHOD *)EVP_PKEY_meth_find(nid);
-    return *pmeth != NULL;
-}
-
-static int register_builtin_key_methods(void) {
-    ENGINE *engine = ENGINE_new();
-    if (engine == NULL) return -1;
-    int ok = ENGINE_set_id(engine, "netvigil-builtin-keys")
-        && ENGINE_set_name(engine, "netvigil: OpenSSL's built-in RSA and EC key methods")
-        && ENGINE_set_pkey_meths(engine, builtin_key_methods)
-        && ENGINE_add(engine)
-        && ENGINE_register_pkey_meths(engine);
-    ENGINE_free(engine);  // ENGINE_add keeps its own reference in the engine list
-    ERR_clear_error();
-    return ok ? 1 : -1;
-}
-#pragma GCC diagnostic pop
-#endif
-
-static pthread_once_t builtin_key_methods_once = PTHREAD_ONCE_INIT;
-static int builtin_key_methods_state = -1;
-
-static void setup_builtin_key_methods(void) {
-    const char *setting = getenv("NETVIGIL_OPENSSL_BUILTIN_KEYS");
-    if (setting != NULL && strcmp(setting, "0") == 0) {
-        builtin_key_methods_state = 0;
-        return;
-    }
-#ifndef OPENSSL_NO_ENGINE
-    builtin_key_methods_state = register_builtin_key_methods();
-#endif
-}
-
-int cossl_use_builtin_key_methods(void) {
-    pthread_once(&builtin_key_methods_once, setup_builtin_key_methods);
-    return builtin_key_methods_state;
 }

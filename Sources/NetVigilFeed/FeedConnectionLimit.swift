@@ -1,7 +1,8 @@
 import HummingbirdCore
+import NetVigilSystem
 
 /// The feed's connection cap (`feed.max_connections`): beyond it new connections wait in the kernel's accept queue.
-/// When the last connection closes, freed heap is given back (``MemoryRelease``), so a burst of clients leaves no
+/// When the last connection closes, freed heap is given back (`MemoryRelease`), so a burst of clients leaves no
 /// lasting growth.
 struct FeedConnectionLimit: AvailableConnectionsDelegate {
     let maxConnections: Int

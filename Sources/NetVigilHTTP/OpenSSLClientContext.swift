@@ -19,7 +19,6 @@ final class OpenSSLClientContext: @unchecked Sendable {
     }
 
     private init(configuration: TLSConfiguration) throws(ProbeError) {
-        OpenSSLKeyMethods.prepare()  // before the first handshake parses a served certificate
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             throw ProbeError(.tlsHandshake, "OpenSSL: cannot create SSL_CTX")
         }

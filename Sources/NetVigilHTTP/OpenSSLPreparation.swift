@@ -9,11 +9,4 @@ public enum OpenSSLPreparation {
     public static func keepStateUntilExit() {
         _ = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil)
     }
-
-    /// Loads OpenSSL's configuration and default provider and makes the client context (`SSL_CTX`) for the default
-    /// TLS settings of a probe: the first `SSL_CTX_new` of a process fetches the ciphers, digests, groups and
-    /// signature algorithms, and the context is then cached, so a probe with those settings finds it made.
-    public static func warmUp() {
-        _ = try? OpenSSLClientContext.shared(for: TLSConfiguration(alpnProtocols: HTTPVersionPreference.auto.alpnProtocols))
-    }
 }

@@ -51,7 +51,6 @@ public final class TrustStore: @unchecked Sendable {
     /// Builds a store whose system roots are those of `systemRoots` (nil: none).
     init(systemRoots: SystemRootLocations?, caPaths: [String] = [], anchors: [Certificate] = [],
          remembersVerifications: Bool = true) throws(TrustStoreError) {
-        OpenSSLKeyMethods.prepare()
         verifiedChains = VerifiedChainCache(enabled: remembersVerifications)
         var all = anchors
         do {

@@ -26,7 +26,6 @@ final class X509Handle: @unchecked Sendable {
     /// Parses DER. Returns nil when OpenSSL rejects the bytes or trailing bytes follow the certificate.
     init?(der: Data) {
         guard !der.isEmpty else { return nil }
-        OpenSSLKeyMethods.prepare()
         cossl_clear_errors()
         let parsed: OpaquePointer? = der.withUnsafeBytes { raw -> OpaquePointer? in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }

@@ -23,7 +23,7 @@ final class CommandParsingTests: XCTestCase {
     func testEnumeratedOptionValuesAreListedInHelp() throws {
         let probe = try helpText(["probe", "--help"])
         XCTAssertTrue(probe.contains("(values: none, certificate, publicKey)"), probe)
-        XCTAssertTrue(probe.contains("(values: webpki, rfc5280)"), probe)
+        XCTAssertTrue(probe.contains("(values: webpki, rfc5280, strict)"), probe)
         XCTAssertTrue(probe.contains("(values: off, soft, hard)"), probe)
         let export = try helpText(["export", "--help"])
         XCTAssertTrue(export.contains("(values: probes, reachability, alerts, all; default: all)"), export)
@@ -44,8 +44,8 @@ final class CommandParsingTests: XCTestCase {
         }
     }
 
-    /// `version` and `--version` alone are answered before ArgumentParser parses (VersionCommand.isWholeInvocation):
-    /// they must print what ArgumentParser's own `--version` prints, and the spellings around them still parse.
+    /// `version` and `--version` alone print what ArgumentParser's own `--version` prints, and the spellings around
+    /// them parse.
     func testVersionAloneReadsAsArgumentParsersVersion() throws {
         let parsed = try ProcessRunner.run(["version", "--version"])
         XCTAssertEqual(parsed.status, 0, parsed.stderr)

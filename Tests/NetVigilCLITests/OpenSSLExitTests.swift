@@ -4,7 +4,7 @@ import XCTest
 
 /// `netvigil` keeps OpenSSL's state until the process is gone (`OpenSSLPreparation.keepStateUntilExit`). With
 /// OpenSSL's own `atexit` clean-up, the release binary crashed in 3 of 300 runs of `probe --bogus` and
-/// `probe --help`: it exited while the warm-up thread was still inside OpenSSL. Whether that race is hit depends
+/// `probe --help`: it exited while another thread was still inside OpenSSL. Whether that race is hit depends
 /// on timing; whether the clean-up runs does not, so gdb stops at `OPENSSL_cleanup` if anything calls it.
 final class OpenSSLExitTests: XCTestCase {
     private let gdb = URL(fileURLWithPath: "/usr/bin/gdb")

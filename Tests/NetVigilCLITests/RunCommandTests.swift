@@ -97,67 +97,6 @@ final class RunCommandTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0)
     }
 
-    /// The daemon executes itself again (same process) with glibc's per-thread malloc caches off, keeping the
-    /// operator's other tunables; a count the operator set stays as it is.
-    func testDaemonRunsWithoutMallocThreadCachesUnlessTheOperatorSetsThem() throws {
-        var inherited = ProcessInfo.processInfo.environment
-        inherited["GLIBC_TUNABLES"] = nil
-        for (preset, expected) in [(nil, "glibc.malloc.tcache_count=0"),
-                                   ("glibc.malloc.top_pad=65536", "glibc.malloc.top_pad=65536:glibc.malloc.tcache_count=0"),
-                                   ("glibc.malloc.tcache_count=7", "glibc.malloc.tcache_count=7")] {
-            let directory = try TemporaryDirectory()
-            let port = ProcessRunner.freePort()
-            let config = try directory.write("n.yml", "storage: { path: n.sqlite }\nfeed: { listen: 127.0.0.1:\(port) }\n")
-            var environment = inherited
-            environment["GLIBC_TUNABLES"] = preset
-            let (process, log) = try startDaemon(config: config, in: directory, environment: environment)
-            try waitForHealth(port: port, process: process, log: log)
-            // The environment the process was executed with. glibc, parsing GLIBC_TUNABLES at start, ends each
-            // value in place (a colon there reads as a NUL), so colons and NULs are compared alike.
-            let raw = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(process.processIdentifier)/environ"))
-            let variables = raw.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            let joined = ":" + variables.joined(separator: ":") + ":"
-            XCTAssertTrue(joined.contains(":GLIBC_TUNABLES=\(expected):"), "\(variables.filter { $0.hasPrefix("GLIBC") })")
-            XCTAssertEqual(joined.components(separatedBy: "tcache_count=").count, 2, "the count is set once")
-            for (name, value) in environment where name != "GLIBC_TUNABLES" {
-                XCTAssertTrue(variables.contains("\(name)=\(value)"), "\(name) kept")
-            }
-            // Executed again as /proc/self/exe, it names itself after its first argument, not "exe".
-            let name = try String(contentsOfFile: "/proc/\(process.processIdentifier)/comm", encoding: .utf8)
-            XCTAssertEqual(name, "netvigil\n", "what ps and pgrep see")
-            XCTAssertLessThan(stop(process), 5)
-            XCTAssertEqual(process.terminationStatus, 0)
-        }
-    }
-
-    /// A daemon that gains privileges at `exec` (file capabilities, run as nobody: `AT_SECURE`) has the tunable erased
-    /// by glibc; it starts with the caches on instead of executing itself again and again.
-    func testDaemonThatGainsCapabilitiesAtExecStartsWithoutReexecuting() throws {
-        let directory = try TemporaryDirectory()
-        XCTAssertEqual(chmod(directory.url.path, 0o777), 0)
-        let binary = directory.path("netvigil")
-        try FileManager.default.copyItem(atPath: ProcessRunner.binary.path, toPath: binary)
-        let setcap = try ProcessRunner.run(["cap_net_raw+ep", binary], executable: URL(fileURLWithPath: "/usr/sbin/setcap"))
-        XCTAssertEqual(setcap.status, 0, "setcap comes with libcap2-bin: \(setcap.stderr)")
-        let port = ProcessRunner.freePort()
-        let config = try directory.write("n.yml", "storage: { path: n.sqlite }\nfeed: { listen: 127.0.0.1:\(port) }\n")
-        var environment = ProcessInfo.processInfo.environment
-        environment["GLIBC_TUNABLES"] = nil
-        let (process, log) = try startDaemon(config: config, in: directory, environment: environment, binary: binary,
-                                             launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
-        try waitForHealth(port: port, process: process, log: log)
-        let auxiliary = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(process.processIdentifier)/auxv"))
-        let secure = auxiliary.withUnsafeBytes { bytes in
-            stride(from: 0, to: bytes.count - 15, by: 16).first { bytes.load(fromByteOffset: $0, as: UInt64.self) == UInt64(AT_SECURE) }
-                .map { bytes.load(fromByteOffset: $0 + 8, as: UInt64.self) }
-        }
-        XCTAssertEqual(secure, 1, "the kernel marked the exec as gaining privileges")
-        let variables = try String(contentsOfFile: "/proc/\(process.processIdentifier)/environ", encoding: .utf8)
-        XCTAssertFalse(variables.contains("GLIBC_TUNABLES"), "not executed again")
-        XCTAssertLessThan(stop(process), 5)
-        XCTAssertEqual(process.terminationStatus, 0)
-    }
-
     func testBadConfigurationAndBusyPortFailWithOneLine() throws {
         let directory = try TemporaryDirectory()
         let bad = try directory.write("bad.yml", "feed: { listen: nowhere }\n")

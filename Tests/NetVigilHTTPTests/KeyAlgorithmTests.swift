@@ -4,8 +4,8 @@ import NetVigilTrust
 import XCTest
 @testable import NetVigilHTTP
 
-/// Key types and key exchanges beyond the P-256 / X25519 of the other tests, through OpenSSL's built-in RSA and EC
-/// methods (`OpenSSLKeyMethods`): RSA certificates (PKCS#1 signatures in TLS 1.2, RSA-PSS in TLS 1.3) and ECDHE over
+/// Key types and key exchanges beyond the P-256 / X25519 of the other tests, through OpenSSL's default provider: RSA
+/// certificates (PKCS#1 signatures in TLS 1.2, RSA-PSS in TLS 1.3) and ECDHE over
 /// P-256 and P-384 (in TLS 1.3 after a HelloRetryRequest, since the client leads with X25519).
 final class KeyAlgorithmTests: ProbeTestCase {
     private struct OpenSSLFailure: Error { var message: String }
@@ -26,11 +26,6 @@ final class KeyAlgorithmTests: ProbeTestCase {
                      "-CAkey", directory.path("ca.key"), "-CAcreateserial", "-days", "30", "-extfile", extensions,
                      "-out", directory.path("leaf.pem")])
         return directory
-    }
-
-    func testBuiltinKeyMethodsAreInUseUnlessTheEnvironmentSaysNo() {
-        let off = ProcessInfo.processInfo.environment["NETVIGIL_OPENSSL_BUILTIN_KEYS"] == "0"
-        XCTAssertEqual(OpenSSLKeyMethods.prepare(), off ? .providersByEnvironment : .builtin)
     }
 
     func testRSACertificateAndNISTCurvesInTLS12And13() async throws {

@@ -2,8 +2,7 @@
 # Builds netvigil_<version>_<arch>.deb with dpkg-deb from an already built binary.
 #   deploy/debian/build-deb.sh BINARY OUTDIR
 # `make deb` passes the release binary (swift build -c release --static-swift-stdlib). The binary must not need the
-# Swift runtime from the toolchain nor libstdc++.so.6 (both are linked statically): the package depends only on
-# Debian libraries (computed by dpkg-shlibdeps, and libmnl0, libssl3 and libsqlite3-0 must be among them). The file
+# Swift runtime from the toolchain (it is linked statically): the package depends only on Debian libraries (computed by dpkg-shlibdeps, and libmnl0, libssl3 and libsqlite3-0 must be among them). The file
 # tree is what `make install PREFIX=/usr` installs.
 set -euo pipefail
 
@@ -20,10 +19,6 @@ top=$(cd "$here/../.." && pwd)
 dynamic=$(readelf -d "$binary")
 if grep -q 'NEEDED.*libswift' <<<"$dynamic"; then
     echo "build-deb: $1 links the Swift runtime dynamically; build it with swift build -c release --static-swift-stdlib" >&2
-    exit 65
-fi
-if grep -q 'NEEDED.*libstdc++' <<<"$dynamic"; then
-    echo "build-deb: $1 links libstdc++ dynamically; the release link takes it from GCC's static archive (deploy/linker/static-libstdc++; is libstdc++-12-dev installed?)" >&2
     exit 65
 fi
 if grep -Eq 'RPATH|RUNPATH' <<<"$dynamic"; then
@@ -60,14 +55,6 @@ for library in libmnl0 libssl3 libsqlite3-0; do
         *) echo "build-deb: expected the binary to link $library; dpkg-shlibdeps found: $shlibs" >&2; exit 65 ;;
     esac
 done
-# The release link packs relative relocations as DT_RELR (Package.swift), which only glibc >= 2.36's loader reads;
-# dpkg-shlibdeps does not know the GLIBC_ABI_DT_RELR version the binary needs, so the floor is raised here.
-if readelf -V "$root/usr/bin/netvigil" | grep -q GLIBC_ABI_DT_RELR; then
-    libc=$(sed -n 's/.*libc6 (>= \([^)]*\)).*/\1/p' <<<"$shlibs")
-    if [ -n "$libc" ] && dpkg --compare-versions "$libc" lt 2.36; then
-        shlibs=${shlibs/"libc6 (>= $libc)"/"libc6 (>= 2.36)"}
-    fi
-fi
 # The webpki profile reads the Public Suffix List (wildcards over public suffixes).
 depends="$shlibs, adduser, publicsuffix"
 

@@ -93,18 +93,6 @@ int cossl_EVP_PKEY_spki_der(EVP_PKEY *key, unsigned char **out);
 /// The curve NID of an EC key, or NID_undef.
 int cossl_EVP_PKEY_ec_curve_nid(const EVP_PKEY *key);
 
-// MARK: Public-key decoding (OpenSSL 3.0)
-/// Routes RSA and EC public keys through OpenSSL's built-in (non-provider) key methods, once per process.
-///
-/// OpenSSL 3.0 decodes the key of every parsed certificate through a decoder chain it rebuilds per key
-/// (OSSL_DECODER_CTX_new_for_pkey): about 135 µs of a 177 µs `d2i_X509` on the benchmark machine, the largest
-/// single cost of a probe. With an ENGINE that offers the built-in RSA and EC methods registered, OpenSSL takes its
-/// built-in decoder instead (42 µs) and signs, verifies and derives with the same built-in code it shipped as 1.1.1.
-/// The environment variable NETVIGIL_OPENSSL_BUILTIN_KEYS=0 leaves OpenSSL's default path in place.
-/// Returns 1 when the methods are in use, 0 when the environment turned them off, -1 when OpenSSL has no ENGINE support
-/// or registration failed. Thread-safe; later calls return the first call's answer.
-int cossl_use_builtin_key_methods(void);
-
 // MARK: Verification
 /// Sets host (or IP literal when is_ip != 0) checking on a verify context. Returns 1 on success.
 int cossl_X509_STORE_CTX_set_host(X509_STORE_CTX *ctx, const char *host, int is_ip);

@@ -28,25 +28,18 @@ public struct ConfigReloader: Service {
     private let metrics: AgentMetrics?
     private let progress: ReloadProgress
     private let apply: @Sendable (AgentConfiguration) async -> Summary
-    private let willReload: @Sendable () async -> Void
-    private let didReload: @Sendable () async -> Void
 
     /// - Parameters:
     ///   - path: the configuration file; nil when the daemon runs the built-in configuration (nothing to reload).
     ///   - metrics: where each outcome goes (`netvigil_config_last_reload_successful` and its timestamp).
     ///   - progress: when the reload in progress started, shared with ``DaemonHealth``.
-    ///   - willReload: runs before the file is read; `didReload` after the reload, applied or refused (the daemon
-    ///     gives the code's read-ahead back, then drops the pages the reload faulted in).
     ///   - apply: applies a validated configuration and says what changed.
     public init(path: String?, logger: Logger, metrics: AgentMetrics? = nil, progress: ReloadProgress = ReloadProgress(),
-                willReload: @escaping @Sendable () async -> Void = {}, didReload: @escaping @Sendable () async -> Void = {},
                 apply: @escaping @Sendable (AgentConfiguration) async -> Summary) {
         self.path = path
         self.logger = logger
         self.metrics = metrics
         self.progress = progress
-        self.willReload = willReload
-        self.didReload = didReload
         self.apply = apply
     }
 
@@ -76,9 +69,7 @@ public struct ConfigReloader: Service {
                 "file": "\(path)", "after": "\(progress.stuckAfter.components.seconds) s",
             ])
         }
-        await willReload()
         let summary = await load(path)
-        await didReload()
         watch.cancel()
         progress.ended()
         metrics?.configReloadRunning(nil)

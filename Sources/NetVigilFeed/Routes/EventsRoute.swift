@@ -1,5 +1,6 @@
 import Hummingbird
 import NetVigilAgent
+import NetVigilSystem
 import ServiceLifecycle
 
 extension FeedRoutes {

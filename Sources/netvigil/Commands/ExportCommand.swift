@@ -8,7 +8,6 @@ import NetVigilStore
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        _superCommandName: "netvigil",
         abstract: "Export history (probes, reachability events, alerts) as JSON or NDJSON.",
         discussion: """
             TIME is RFC 3339 (2026-11-22T10:00:00Z) or relative to now (-24h, -30m, -7d, now).

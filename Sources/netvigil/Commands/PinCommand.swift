@@ -7,7 +7,6 @@ import NetVigilTrust
 struct PinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pin",
-        _superCommandName: "netvigil",
         abstract: "Print the SPKI pin (sha256/...) of certificates, private or public keys and CSRs, or of a server's chain.",
         discussion: """
             FILE is DER or PEM: a certificate or bundle (subject, issuer, expiry, pin and SHA-256 of each), a private \

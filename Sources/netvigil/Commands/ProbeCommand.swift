@@ -10,7 +10,6 @@ import NetVigilTrust
 struct ProbeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        _superCommandName: "netvigil",
         abstract: "Probe one URL or configured target: resolve, connect, TLS with trust evaluation, request, response checks, phase timings.",
         discussion: """
             The request is only sent after the served chain is trusted under the policy flags (as in \

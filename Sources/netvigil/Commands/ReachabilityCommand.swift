@@ -7,7 +7,6 @@ import NetVigilReachability
 struct ReachabilityCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reachability",
-        _superCommandName: "netvigil",
         abstract: "Show (or watch) the reachability of the default route, addresses or host names.",
         discussion: """
             TARGET is `default` (when none is given), an IPv4/IPv6 address or a host name. Without --watch, \

@@ -6,6 +6,7 @@ import NetVigilFeed
 import NetVigilHTTP
 import NetVigilReachability
 import NetVigilStore
+import NetVigilSystem
 import ServiceLifecycle
 
 /// `netvigil run`: the daemon. Store writer, retention, reachability recorder, probe scheduler, alert dispatcher
@@ -16,7 +17,6 @@ struct RunCommand: AsyncParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "run",
-        _superCommandName: "netvigil",
         abstract: "Run the monitoring daemon (stops on SIGTERM or SIGINT within 5 s, reloads on SIGHUP).",
         discussion: """
             GET /healthz on the feed answers 200 while the daemon is live and 503 with the reasons when a due probe \
@@ -69,7 +69,7 @@ struct RunCommand: AsyncParsableCommand {
                                      onDrop: { metrics.agent.storeDroppedRows($0) })
             let retention = RetentionService(store: store, retention: configuration.storage.retention,
                                              logger: Logger(label: "netvigil.retention"),
-                                             afterRelease: { await MemoryRelease.afterOccasionalWork() })
+                                             afterRelease: { MemoryRelease.trimSoon() })
             let monitor = ReachabilityMonitor(
                 targets: configuration.reachability.targets,
                 options: .init(hostResolveInterval: configuration.reachability.resolveInterval),
@@ -111,9 +111,7 @@ struct RunCommand: AsyncParsableCommand {
             // not kept alive next to the reloaded one.
             let (startupStorage, startupFeed) = (configuration.storage, configuration.feed)
             let reloader = ConfigReloader(path: config, logger: Logger(label: "netvigil.config"), metrics: metrics.agent,
-                                          progress: reloadProgress,
-                                          willReload: { await MemoryRelease.beforeOccasionalWork() },
-                                          didReload: { await MemoryRelease.afterOccasionalWork() }) { reloaded in
+                                          progress: reloadProgress) { reloaded in
                 LogBootstrap.level = reloaded.log.level
                 alerts.update(rules: reloaded.alerts.rules, targetRules: reloaded.targets.alertRules)
                 dispatcher.update(configuration: reloaded.alerts)
@@ -175,7 +173,7 @@ struct RunCommand: AsyncParsableCommand {
                 return "\(health.queuedRows) rows not stored (\(writer.queuedAlerts.count) of them alert rows)"
             }
             // Once the first round of probes has run (10 s of spread for short lists, up to the interval for long
-            // ones), start-up's pages go.
+            // ones), start-up's heap goes.
             MemoryRelease.afterStartup(delay: max(scheduler.firstRoundSpread, .seconds(10)) + .seconds(5))
             // The services hold what they need. Without this the start-up targets would stay alive beside the
             // reloaded ones for the daemon's whole life (~2 KB a target: 17 MB at 10,000, docs/performance.md).

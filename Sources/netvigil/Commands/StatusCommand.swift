@@ -8,7 +8,6 @@ import NetVigilTrust
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        _superCommandName: "netvigil",
         abstract: "Show a running daemon's targets and reachability (from its feed's /v1/status).",
         discussion: """
             The table shows each target's status, the age of its last probe, the HTTP status, the pin verdict, \
