@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Exact row counts of the two tables that grow with every probe and reachability change, kept up to date by this
-/// process's writes so `/v1/status` need not scan them (`SELECT COUNT(*)` over 10 million results took 650 ms).
+/// process's writes so `/v1/status` need not scan them (`SELECT COUNT(*)` reads the whole table: slow on a large store).
 ///
 /// The counts are taken once, inside a write transaction, when the daemon's writer starts
 /// (`Store.startRowTally()`); every later insert or delete adjusts them inside its own write transaction, so no write

@@ -5,7 +5,7 @@ extension Store {
     ///
     /// SQLite gives each connection an up-front page-cache block (20 pages: 333 KB with 16 KiB pages) that stays
     /// resident for the connection's life, whatever `cache_size` and `Store.releaseMemory` free. Without it pages
-    /// come and go one by one: the idle daemon's heap measured 420 KB smaller (docs/performance.md, Footprint).
+    /// come and go one by one, so an idle daemon's heap holds only the pages in use.
     /// Returns whether SQLite took the setting (false once it has been initialised).
     @discardableResult
     public static func configureProcessMemory() -> Bool {

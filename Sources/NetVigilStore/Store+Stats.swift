@@ -58,8 +58,8 @@ extension Store {
     }
 
     /// Takes the results and reachability row counts that `statistics()` then keeps from this process's writes
-    /// (``RowTally``). The daemon's writer calls it as it starts: one scan, inside a write transaction (650 ms at 10
-    /// million results), instead of one per status request.
+    /// (``RowTally``). The daemon's writer calls it as it starts: one scan, inside a write transaction (slow on a large
+    /// store), instead of one per status request.
     public func startRowTally() async throws {
         guard !isReadOnly else { return }
         do {
