@@ -31,8 +31,8 @@ extension Store {
     /// Switches the writer connection's foreign-key enforcement only when it is not already `on`.
     ///
     /// Each switch expires every statement the connection has prepared (SQLite compiles a flag pragma with
-    /// `OP_Expire`), so each is parsed again when next run. Switched off and back on around every batch, re-parsing
-    /// the cached INSERTs was 6 % of a 10,000-target daemon's CPU. The pragma is a no-op inside a transaction, so
+    /// `OP_Expire`), so each is parsed again when next run: switched off and back on around every batch, the cached
+    /// INSERTs would be parsed again for every batch. The pragma is a no-op inside a transaction, so
     /// this runs before the transaction begins.
     static func enforceForeignKeys(_ on: Bool, in db: Database) throws {
         let enforced = try Bool.fetchOne(db.cachedStatement(sql: "PRAGMA foreign_keys")) ?? false

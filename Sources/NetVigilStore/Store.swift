@@ -23,7 +23,7 @@ public final class Store: Sendable {
     static let pageSize = 16_384
     /// Page cache of the writer connection in KiB between large batches (readers keep 16 MiB). A daemon's steady
     /// batches (a few hundred results) need little: a larger cache only kept every page written, so RSS grew with
-    /// the database (to ~64 MiB at 10,000 targets within minutes).
+    /// the database.
     static let writerCacheKiB = 8_192
     /// Page cache of the writer connection in KiB while it writes a batch of `largeBatchRows` rows or more (a burst
     /// after an outage, an import): such a batch dirties one (target, time) index leaf per target besides the
@@ -65,8 +65,8 @@ public final class Store: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(Double(busyTimeoutMilliseconds) / 1_000)
         configuration.prepareDatabase { db in
-            // 16 KiB pages: a third fewer B-tree pages and WAL frames per inserted row than 4 KiB (measured ~20 %
-            // faster ingest). Takes effect only when the file is still empty (before WAL mode is set): existing
+            // 16 KiB pages: a third fewer B-tree pages and WAL frames per inserted row than 4 KiB (faster
+            // ingest). Takes effect only when the file is still empty (before WAL mode is set): existing
             // databases keep their page size.
             try db.execute(sql: "PRAGMA page_size = \(Store.pageSize)")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -88,13 +88,13 @@ public final class Store: Sendable {
             try migrator.migrate(pool)
             // The writer's cache is sized per batch (see `writerCacheKiB` and `largeBatchCacheKiB`).
             // Statement journals and temporary tables in memory: with temp_store=FILE a statement journal spills to a
-            // temporary file past 64 KiB (four 16 KiB pages); before batches avoided statement journals (see
-            // `write(_:)`), strace showed 1.3 GB of such temp-file writes for 200,000 inserted results.
+            // temporary file past 64 KiB (four 16 KiB pages), and a batch that needed statement journals would write
+            // its pages to disk twice (batches avoid them now, see `write(_:)`).
             try pool.writeWithoutTransaction { db in
                 // The writer reads through its page cache, not the memory map: each fault on the map brings in a
-                // whole page-cache folio around the page read, so an idle daemon's map of its database grew by
-                // ~0.5 MB an hour with the pages around those inserts read, and the page drops could not keep it
-                // down. The cache is freed after each retention pass (`releaseMemory`). Ingest measured the same.
+                // whole page-cache folio around the page read, so an idle daemon's map of its database kept growing
+                // with the pages around those inserts. The cache is freed after each retention pass (`releaseMemory`);
+                // ingest is as fast without the map.
                 try db.execute(sql: "PRAGMA mmap_size = 0")
                 try db.execute(sql: "PRAGMA cache_size = -\(Store.writerCacheKiB)")
                 try db.execute(sql: "PRAGMA temp_store = MEMORY")
