@@ -10,7 +10,7 @@ public struct RetentionService: Service {
     private let afterRelease: @Sendable () async -> Void
 
     /// `interval` defaults to a tenth of the window, at most 10 minutes and at least 10 seconds. `afterRelease` runs
-    /// after each pass that gave SQLite's memory back (the daemon drops the code pages the pass faulted in).
+    /// after each pass that gave SQLite's memory back (the daemon trims the heap the pass freed).
     public init(store: Store, retention: Duration, interval: Duration? = nil, logger: Logger,
                 afterRelease: @escaping @Sendable () async -> Void = {}) {
         self.store = store

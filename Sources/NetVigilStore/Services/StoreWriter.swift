@@ -8,8 +8,8 @@ import Synchronization
 /// Transactions start at most once per `commitInterval` (100 ms): a batch that comes while the store was quiet is
 /// committed at once, batches that follow within the interval wait for its end and share one transaction. At 10,000
 /// targets a minute that is 10 transactions a second instead of one per probe result (a transaction's fixed cost,
-/// begin, commit, the WAL frame's write and the locks, was 7 % of the daemon's CPU). A full transaction's worth of
-/// rows, or closing the writer, ends the wait early.
+/// begin, commit, the WAL frame's write and the locks, paid per result was a large share of the daemon's CPU). A full
+/// transaction's worth of rows, or closing the writer, ends the wait early.
 ///
 /// Producers call `submit` (fire and forget, optionally told when the batch is committed) or `write` (waits for the
 /// commit). A failed transaction (disk full, read-only file system) is retried with backoff of at most
