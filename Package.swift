@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "NetVigilStore", targets: ["NetVigilStore"]),
         .library(name: "NetVigilAgent", targets: ["NetVigilAgent"]),
         .library(name: "NetVigilFeed", targets: ["NetVigilFeed"]),
+        .library(name: "NetVigilDaemon", targets: ["NetVigilDaemon"]),
         .library(name: "NetVigilTrust", targets: ["NetVigilTrust"]),
         .library(name: "NetVigilReachability", targets: ["NetVigilReachability"]),
         .library(name: "NetVigilHTTP", targets: ["NetVigilHTTP"]),
@@ -86,6 +87,20 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // MARK: Daemon (the services of `netvigil run` in one ServiceGroup, built from a configuration)
+        .target(
+            name: "NetVigilDaemon",
+            dependencies: [
+                "NetVigilAgent",
+                "NetVigilFeed",
+                "NetVigilHTTP",
+                "NetVigilReachability",
+                "NetVigilStore",
+                "NetVigilSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -166,6 +181,7 @@ let package = Package(
             dependencies: [
                 "NetVigilConcurrency",
                 "NetVigilAgent",
+                "NetVigilDaemon",
                 "NetVigilStore",
                 "NetVigilFeed",
                 "NetVigilTrust",
@@ -222,6 +238,12 @@ let package = Package(
                 "NetVigilTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
+        ),
+        .testTarget(
+            name: "NetVigilDaemonTests",
+            dependencies: ["NetVigilDaemon", "NetVigilAgent", "NetVigilStore", "NetVigilTestSupport",
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
         .testTarget(name: "NetVigilCLITests", dependencies: ["NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]),
         .testTarget(
