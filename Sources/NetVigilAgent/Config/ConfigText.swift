@@ -1,6 +1,6 @@
 /// Small text checks of configuration values, done on Unicode scalars: Foundation's `trimmingCharacters(in:)` and
-/// `contains(_:)` on a `String` go through `NSString`, which was 11 % of loading 10,000 targets (a reload;
-/// docs/performance.md, Scale).
+/// `contains(_:)` on a `String` go through `NSString`, a noticeable cost when thousands of targets are loaded (at
+/// start and on every reload).
 enum ConfigText {
     /// Whether `scalar` is one of `CharacterSet.whitespaces`: a tab, a space separator (Unicode category Zs) or, as
     /// Foundation still counts it, the zero-width space (checked against Foundation for every scalar by a test).

@@ -21,7 +21,7 @@ extension ConfigValue {
     }
 
     /// Expands `${NAME}`, `${file:PATH}` and `$${` in `text`. The environment is read only for a `${NAME}`: a copy
-    /// of it for every string value was 40 % of loading 10,000 targets (docs/performance.md, reload).
+    /// of it for every string value dominated the loading of thousands of targets.
     func substituted(_ text: String) throws -> String {
         guard ConfigText.containsReference(text) else { return text }
         var result = ""

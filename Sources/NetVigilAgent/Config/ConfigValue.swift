@@ -19,13 +19,13 @@ public struct ConfigValue: @unchecked Sendable {
     }
 
     /// How configuration documents are composed: without resolving each plain scalar's implicit tag (bool, int,
-    /// float, null, timestamp), which takes a regular-expression match per scalar (a fifth of loading 10,000 targets,
-    /// docs/performance.md, reload). Settings parse their own text; ``jsonCompatible()`` resolves the few it types.
+    /// float, null, timestamp), which takes a regular-expression match per scalar: a large share of loading thousands
+    /// of targets. Settings parse their own text; ``jsonCompatible()`` resolves the few it types.
     static let resolver = Resolver.basic
 
     /// The node's content as text that two nodes share exactly when they are equal as configuration: every scalar
     /// with its length and whether it was plain, mappings and lists with their sizes, in document order. It tells a
-    /// changed target from an unchanged one on reload, where emitting each target's YAML took 15 % of the load.
+    /// changed target from an unchanged one on reload, more cheaply than emitting each target's YAML.
     static func canonicalText(of node: Node) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)

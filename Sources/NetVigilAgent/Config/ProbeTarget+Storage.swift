@@ -29,7 +29,7 @@ extension ProbeTarget {
     final class Storage: Sendable {
         let fields: Fields
         /// ``ProbeTarget/reachabilityTarget``, parsed at its first use: the scheduler asks for it for every target
-        /// on each reload and the pipeline on every probe (Foundation's trimming made it 2.5 % of a reload's CPU).
+        /// on each reload and the pipeline on every probe (and parsing goes through Foundation's trimming).
         private let reachability = Mutex<ReachabilityTarget??>(nil)
 
         init(_ fields: Fields) { self.fields = fields }
