@@ -2,8 +2,8 @@
 ///
 /// They bound what a hostile or broken file can cost at load (time, memory, stack) and are far above what a real
 /// fleet needs. Each one, when exceeded, is a located `ConfigError`. Bytes, nodes and targets bound the whole
-/// configuration, the main file and its includes together: twenty files each within the per-file limits once cost a
-/// load 2.5 GB before the target limit refused them.
+/// configuration, the main file and its includes together: files that are each within the per-file limits could
+/// otherwise add up to a load that costs gigabytes before the target limit refuses them.
 public enum ConfigLimits {
     /// Largest configuration file (4 MiB); checked while reading, so a larger file is refused without reading it all.
     public static let maxFileBytes = 4 * 1024 * 1024

@@ -6,7 +6,7 @@ import Synchronization
 /// swallows every later SIGHUP: past ``stuckAfter`` it is logged, exported as
 /// `netvigil_config_reload_running_seconds` and makes `/healthz` answer 503.
 public final class ReloadProgress: Sendable {
-    /// The default bound: a reload of 10,000 targets takes about a second (docs/performance.md, reload).
+    /// The default bound: far above what a reload of the largest configuration takes (docs/performance.md, Scale).
     public static let defaultStuckAfter: Duration = .seconds(30)
 
     /// How long a reload may run before it is reported.
