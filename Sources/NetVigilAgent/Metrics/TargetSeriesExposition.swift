@@ -1,8 +1,8 @@
 /// The per-target series of one scrape, in the exposition's order, rendered a piece at a time.
 ///
 /// Made from a copy of `TargetSeriesTable` (`AgentMetrics.targetSeriesExposition()`): each map's entries sorted once
-/// by target, so a family's lines come out sorted without collecting and sorting the whole text. With 10,000 targets
-/// the text is ~18 MB; rendered whole and sorted, its buffers stayed in the process's heap after every scrape.
+/// by target, so a family's lines come out sorted without collecting and sorting the whole text. With thousands of
+/// targets the text runs to megabytes; rendered whole and sorted, its buffers stayed in the heap after every scrape.
 ///
 /// Order: a family's lines sort by their text. Lines of one family differ first in the escaped `target` value, which
 /// ends at the first unescaped `"`; no escaped value plus that quote is a prefix of another, so ordering targets by

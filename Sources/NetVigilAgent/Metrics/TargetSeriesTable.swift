@@ -5,7 +5,7 @@ import NetVigilStore
 /// rendered as Prometheus text at scrape time (`TargetSeriesTable+Exposition.swift`).
 ///
 /// With thousands of targets these are nearly all of the daemon's series (about 17 per probe target). Keeping them as
-/// swift-prometheus objects cost about 45 KB per target and a registration per new series that copies the family's
+/// swift-prometheus objects cost far more per target and a registration per new series that copies the family's
 /// whole label dictionary (quadratic over the first cycle); here a probe updates its target's entry in O(1), a scrape
 /// walks the entries once, and removing a target removes its entry. `AgentMetrics` keeps the table under its lock.
 struct TargetSeriesTable: Sendable {

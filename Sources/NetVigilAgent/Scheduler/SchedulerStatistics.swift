@@ -13,10 +13,9 @@ public final class SchedulerStatistics: Sendable {
     public let capacity: Int
     private let state = Mutex(State())
 
-    /// - Parameter capacity: the default is what `/metrics` reads (`AgentMetrics.latenessWindow`). Kept to 100,000,
-    ///   the ring grew an idle daemon's heap for 17 hours at 100 starts a minute, up to 1 MB (docs/performance.md,
-    ///   Footprint and start-up). Its storage is reserved here: grown by appending, the 80 KB ring of the default
-    ///   was reallocated as it filled, for the first 100 minutes of an idle daemon (heaptrack).
+    /// - Parameter capacity: the default is what `/metrics` reads (`AgentMetrics.latenessWindow`): a larger ring
+    ///   would grow an idle daemon's heap for hours with samples nothing reads. Its storage is reserved here: grown
+    ///   by appending, the ring would be reallocated again and again as an idle daemon fills it.
     public init(capacity: Int = AgentMetrics.latenessWindow) {
         self.capacity = capacity
         state.withLock { $0.lateness.reserveCapacity(capacity) }
