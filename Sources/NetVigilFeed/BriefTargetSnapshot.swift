@@ -4,8 +4,8 @@ import NetVigilStore
 /// One target of `GET /v1/status?view=brief`: the fields `netvigil status` shows, under the names the full
 /// ``TargetSnapshot`` gives them, so a reader of the full document reads this one too.
 ///
-/// At 10,000 targets the full document is about 9 MB (URLs, labels, timings, uptime, findings); the brief one is about
-/// a third of it, which the daemon encodes and the CLI decodes in less time.
+/// The full document carries URLs, labels, timings, uptime and findings for every target; the brief one is a fraction
+/// of it, which the daemon encodes and the CLI decodes in less time.
 struct BriefTargetSnapshot: Sendable, Encodable, Equatable {
     struct LastResult: Sendable, Encodable, Equatable {
         var time: Timestamp

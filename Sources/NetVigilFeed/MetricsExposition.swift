@@ -5,8 +5,8 @@ import NetVigilAgent
 /// read and diff well (histogram lines keep the registry's order).
 ///
 /// The registry's part (process-wide series, a few hundred lines) is rendered and sorted up front; the per-target
-/// series, nearly all of the text with many targets, are rendered as the chunks are taken, so a scrape of 10,000
-/// targets holds one chunk at a time instead of ~18 MB of text and its sorted copy.
+/// series, nearly all of the text with many targets, are rendered as the chunks are taken, so a scrape of thousands
+/// of targets holds one chunk at a time instead of megabytes of text and its sorted copy.
 public struct MetricsExposition: Sendable, Sequence, IteratorProtocol {
     /// A family of the registry's, rendered; or a family of the per-target series, by index.
     private enum Segment: Sendable {

@@ -63,8 +63,8 @@ extension StatusReport {
 }
 
 /// `/v1/status` as encoded: the report up to its `"targets":[`, each target's JSON, then the rest. A response
-/// writes it a chunk at a time (``chunks(of:)``) rather than as one buffer: at 10,000 targets the document is 8.8 MB,
-/// and one buffer of it was a fresh mapping faulted in and copied into on every request.
+/// writes it a chunk at a time (``chunks(of:)``) rather than as one buffer: with thousands of targets the document
+/// runs to megabytes, and one buffer of it was a fresh mapping faulted in and copied into on every request.
 struct EncodedStatusReport: Sendable {
     var head: Data
     var targets: [Data]
