@@ -6,8 +6,8 @@ import Synchronization
 /// reload, a retention pass.
 ///
 /// glibc keeps freed memory in its per-thread arenas; after hundreds of SSE clients leave, or a reload parsed 10,000
-/// targets next to the running ones, the daemon's RSS would stay where the burst left it (measured for the reload in
-/// docs/performance.md). `malloc_trim(0)` returns the free pages. Trailing debounce: a trim runs `delay`
+/// targets next to the running ones, the daemon's RSS would stay where the burst left it. `malloc_trim(0)` returns
+/// the free pages. Trailing debounce: a trim runs `delay`
 /// after the first request, once, however many requests came meanwhile (a burst closes many connections).
 public enum MemoryRelease {
     private static let scheduled = Atomic<Bool>(false)

@@ -35,7 +35,7 @@ extension Certificate {
                 body = nil
             } else if body != nil {
                 if line.contains(":") { continue }  // RFC 1421 headers
-                body! += String(line)  // appending the Substring itself is generic: a conformance scan, 0.2 ms
+                body! += String(line)  // appending the Substring itself is generic: a runtime conformance look-up
             }
         }
         if body != nil { throw .invalidPEM(source) }
@@ -44,8 +44,8 @@ extension Certificate {
     }
 
     /// `line` without leading and trailing white space. The standard library's `Character.isWhitespace`, not
-    /// Foundation's `trimmingCharacters(in:)`: that builds a `CharacterSet` per call, and for the dozen lines of a
-    /// one-certificate `netvigil probe --ca FILE` cost a fresh process 1.6 M instructions (docs/performance.md, start-up).
+    /// Foundation's `trimmingCharacters(in:)`: that builds a `CharacterSet` per call, a cost every line of every
+    /// `--ca` file would pay.
     private static func trimmed(_ line: Substring) -> Substring {
         guard let first = line.firstIndex(where: { !$0.isWhitespace }),
               let last = line.lastIndex(where: { !$0.isWhitespace })
@@ -65,8 +65,8 @@ extension Certificate {
             throw .unreadable(path: path, reason: "no such file")
         }
         guard !isDirectory.boolValue else { throw .unreadable(path: path, reason: "is a directory, expected a certificate file") }
-        // Read by path: making the `URL` first cost a fresh `netvigil probe --ca FILE` 0.3 ms (docs/performance.md,
-        // start-up). Only a failed read goes through `Data(contentsOf:)`, for the reason it gives.
+        // Read by path: making a `URL` first is work a readable file does not need. Only a failed read goes through
+        // `Data(contentsOf:)`, for the reason it gives.
         if let data = FileManager.default.contents(atPath: path) { return data }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))

@@ -9,8 +9,8 @@ import Glibc
 /// chain asks for a root, and the bundle (`SSL_CERT_FILE`, else OpenSSL's default `cert.pem`), parsed only when a
 /// verification fails without it.
 ///
-/// `X509_STORE_set_default_paths` parses the whole bundle up front: 139 roots and about 620 KB of heap that an agent
-/// probing a few HTTPS targets (or only HTTP ones) would keep for its whole life (docs/performance.md). On Debian the
+/// `X509_STORE_set_default_paths` parses the whole bundle up front: every root on the heap, which an agent probing a
+/// few HTTPS targets (or only HTTP ones) would keep for its whole life without using most of them. On Debian the
 /// directory and the bundle hold the same roots (`update-ca-certificates` writes both); where they differ, the first
 /// verification that fails loads the bundle and runs again, so every outcome is the one the bundle gives.
 final class SystemRootLocations: Sendable {
