@@ -29,7 +29,7 @@ struct NetVigilCommand: AsyncParsableCommand {
     static func main() async {
         // The daemon allocates from one malloc arena: with an arena per thread (NIO loops, Dispatch workers) its idle
         // heap grew at every retention pass. Set before the event-loop threads start, so that they share it too.
-        // Blocks of 1 MiB and more (a `/v1/status` document of 10,000 targets is 8.7 MB) are mapped and unmapped on
+        // Blocks of 1 MiB and more (a `/v1/status` document of thousands of targets) are mapped and unmapped on
         // their own instead of raising glibc's threshold and staying in the heap. SQLite's connections allocate their
         // page caches as they fill (`Store.configureProcessMemory`). glibc's per-thread caches are the systemd unit's
         // business (`GLIBC_TUNABLES`, docs/fleet.md).

@@ -57,8 +57,8 @@ enum ProbeOutput {
     }
 
     /// `value` as `String(format: "%9.3f ms")` does it: three decimals, right-aligned in nine characters. Written out
-    /// because Foundation's formatter (its `CVarArg` boxing and locale) cost a fresh `netvigil probe` ~1.6 M
-    /// instructions at its first use, on the way to the output (docs/performance.md, start-up).
+    /// because Foundation's formatter (its `CVarArg` boxing and locale) is costly at its first use, on the way to a
+    /// fresh `netvigil probe`'s output.
     static func milliseconds(_ value: Double) -> String {
         guard value.isFinite, abs(value) < 1e15 else { return "\(value) ms" }
         let thousandths = Int((abs(value) * 1_000).rounded())

@@ -52,8 +52,8 @@ struct StatusCommand: AsyncParsableCommand {
             let configured = try config.map { try FeedAccess(configuration: loadConfiguration($0)) }
             let feed = self.feed ?? configured?.url ?? "http://127.0.0.1:9337"
             let seconds = try DurationOption.positive(timeout, option: "--timeout") ?? 10
-            // The table needs only what the rows view sends (1.4 of the full document's 8.8 MB at 10,000 targets, and
-            // the quickest to decode). A daemon from before it refuses the view with a 400: the brief view is asked
+            // The table needs only what the rows view sends (a fraction of the full document, and the quickest to
+            // decode). A daemon from before it refuses the view with a 400: the brief view is asked
             // for then. A daemon older still ignores the parameter and sends the full document, which decodes the
             // same. `--json` prints the full document.
             let url = try statusURL(feed, view: json ? nil : "rows")
