@@ -98,7 +98,8 @@ extension MetricsTests {
         }
     }
 
-    /// What swift-prometheus rendered for `feedEveryTargetSeries` when every series was registered (commit de1e7c6).
+    /// What swift-prometheus rendered for `feedEveryTargetSeries` when every series was registered with it (before the
+    /// per-target series moved to `TargetSeriesTable`): the exposition must stay byte for byte the same.
     static let registryExposition = #"""
         # HELP netvigil_address_probe_success addresses: all and source: { interfaces: } targets (interface: the path's, only on those): 1 if the last probe of this address succeeded, 0 if it failed.
         # TYPE netvigil_address_probe_success gauge

@@ -72,8 +72,8 @@ final class ProbeSchedulerTests: XCTestCase {
         XCTAssertEqual(record.outcome, .ok)
     }
 
-    /// The daemon keeps the start latenesses `/metrics` reads and no more: a ring of 100,000 grew an idle daemon's
-    /// heap for hours (heaptrack, docs/performance.md).
+    /// The daemon keeps the start latenesses `/metrics` reads and no more: a larger ring grew an idle daemon's heap for
+    /// hours.
     func testLatenessSamplesAreBoundedByTheMetricsWindow() throws {
         let scheduler = makeScheduler(try targets([("a", "1s", 0)]), concurrency: 1)
         XCTAssertEqual(scheduler.statistics.capacity, AgentMetrics.latenessWindow)

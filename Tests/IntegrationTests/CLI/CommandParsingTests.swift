@@ -2,9 +2,9 @@ import Foundation
 import NetVigilTestSupport
 import XCTest
 
-/// `netvigil CMD ARGS` is parsed with CMD as the root (`NetVigilCommand.parseCommand`), and again from `netvigil`
-/// for whatever CMD does not accept alone. These check that help, `--version`, completion scripts and usage errors
-/// still read as they do from the root: parsed from CMD alone, help says `USAGE: probe` and lists no `--version`.
+/// `netvigil CMD ARGS` is parsed from `netvigil` (`NetVigilCommand.parseAsRoot()`). These check that help,
+/// `--version`, completion scripts and usage errors after a command read as they do from the root: parsed from CMD
+/// alone, help would say `USAGE: probe` and list no `--version`.
 final class CommandParsingTests: XCTestCase {
     /// The top-level commands without subcommands of their own.
     private let commands = ["probe", "version", "run", "check-config", "export", "status", "reachability", "pin"]
