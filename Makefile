@@ -112,7 +112,7 @@ test: test-deps
 	$(SWIFT) test
 	$(MAKE) --no-print-directory deb-check
 
-# Release-build benchmarks; figures go to docs/performance.md (history: Benchmarks/HISTORY.md).
+# Release-build benchmarks; the current figures go to docs/performance.md.
 bench: test-deps
 	bash Benchmarks/run.sh
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|overview|scheduler|idle|probe|probe-tls|probe-trust|probe-h2|startup|scale|status|reload|all]
-# Figures are printed; docs/performance.md records the current ones with the machine they ran on, Benchmarks/HISTORY.md every run.
+# Figures are printed; docs/performance.md records the current ones with the command, the machine and the date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -22,7 +22,8 @@ run_store() {
   # The machine may be shared: the load average goes with the figures.
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   "$bin/StoreBenchmarks" --db "$db" --rows 1000000 --batch 5000
-  # 50,000-row transactions: what StoreWriter coalesces when results arrive at 100,000/s and a commit takes ~0.5 s.
+  # 50,000-row transactions: what StoreWriter coalesces when results arrive at 100,000/s (everything queued while a
+  # commit runs goes into the next transaction).
   local large; large=$(dirname "$db")/large.sqlite
   "$bin/StoreBenchmarks" --db "$large" --rows 1000000 --batch 50000
   for format in json ndjson; do
@@ -393,7 +394,7 @@ PY
   # 4. Leaks: RSS and open descriptors after 100 and after $rss probes, on the success path and on four failure
   #    paths (untrusted chain, TLS handshake failure, connection refused, and a server that accepts and never answers:
   #    probe timeouts after 200 ms, 64 at a time: twice as many probes, checked from half of $rss on, since 64
-  #    concurrent probes keep growing malloc arenas for the first few thousand; a 30,000-probe run settled at 5,000).
+  #    concurrent probes keep growing malloc arenas for the first few thousand before RSS settles).
   python3 - "$silent" <<'PY' &
 import asyncio, sys
 async def hold(reader, writer):
@@ -689,8 +690,8 @@ YML
 # Issue #23 goal 4: the real daemon (`netvigil run`, release) with SCALE_TARGETS (10000) HTTPS targets every 60 s
 # against loopback nginx (TLS, every probe a new connection and handshake, webpki + revocation soft, the throwaway CA
 # as the system roots through SSL_CERT_FILE, so all targets share one trust store as system-root targets do).
-# After SCALE_WARMUP s (70: every target has ticked; 150 at 10,000 targets, whose first cycle runs long, see
-# docs/performance.md) it measures for SCALE_SECONDS (180): CPU and RSS of the daemon,
+# After SCALE_WARMUP s (70: every target has ticked; 150 at 10,000 targets, whose first cycle runs long) it measures
+# for SCALE_SECONDS (180): CPU and RSS of the daemon,
 # probes finished (`netvigil_probes_total`), lateness quantiles and skipped ticks (`netvigil_scheduler_*`), rows
 # stored vs probes finished, store size, `/v1/status` latency and `netvigil status` wall time, and, half-way, a SIGHUP
 # reload of the same file (time until the daemon logs `configuration reloaded`). nginx runs on the same two cores.
