@@ -17,8 +17,8 @@ final class TargetFragmentCache<View: Encodable & Sendable>: Sendable {
     }
 
     /// The fragments of the last request, in its order: targets keep their places from one request to the next,
-    /// so each is found at its index without hashing its name (a dictionary by name was a tenth of the route's time
-    /// at 10,000 targets); names are looked up only when the order changed.
+    /// so each is found at its index without hashing its name (a dictionary by name cost the route noticeably with
+    /// thousands of targets); names are looked up only when the order changed.
     private let last = Mutex<[Fragment]>([])
     private let project: @Sendable (TargetSnapshot) -> View
 

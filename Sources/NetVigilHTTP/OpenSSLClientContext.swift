@@ -4,7 +4,7 @@ import NetVigilTrust
 
 /// One OpenSSL client `SSL_CTX` per `TLSConfiguration`, shared by every connection that uses it.
 ///
-/// Making a context per connection cost about a tenth of a probe's CPU. A context is read-only once set up, so
+/// Making a context per connection is a noticeable share of a probe's CPU. A context is read-only once set up, so
 /// `SSL_new` may use it from any thread; each `SSL` takes its own reference, so a cached context lives for the
 /// process (there are as many as distinct configurations, a handful).
 final class OpenSSLClientContext: @unchecked Sendable {

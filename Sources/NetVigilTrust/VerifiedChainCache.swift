@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// The successful chain verifications of one `TrustStore`, so a server probed again with the same chain is not
-/// verified again (a signature check per certificate: about a tenth of a probe's CPU).
+/// verified again (a signature check per certificate: a noticeable share of a probe's CPU).
 ///
 /// A success depends only on the served certificates, the store (immutable), the host check, the profile and
 /// the instant; the instant matters only through validity periods, so an entry answers only while the instant lies

@@ -1,6 +1,6 @@
 /// Reading the rows view of `/v1/status` (`?view=rows`): each target an array whose positions `target_columns` names.
-/// An array decodes in about a third of the time of an object of the same fields, whose every key `JSONDecoder`
-/// indexes; at 10,000 targets that was most of `netvigil status`'s time.
+/// An array decodes faster than an object of the same fields, whose every key `JSONDecoder` indexes; with thousands
+/// of targets that indexing was most of `netvigil status`'s time.
 extension StatusDocument {
     /// A position of a row, by its `target_columns` name; the table reads these and skips the others.
     enum Column {
