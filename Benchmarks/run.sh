@@ -13,6 +13,8 @@ release() {
   swift build $(make -s --no-print-directory release-flags) --scratch-path "$scratch" "$@" >/dev/null
 }
 bin=$scratch/release
+# The daemon runs as deploy/systemd/netvigil.service starts it, with its Environment= line.
+TCACHE_OFF=$(sed -n 's/^Environment=GLIBC_TUNABLES=//p' deploy/systemd/netvigil.service)
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB"
 
 run_store() {
@@ -110,10 +112,8 @@ run_idle() {
     echo "targets:"
     for i in $(seq 0 99); do echo "  - { name: t$i, url: \"http://127.0.0.1:$port/?t=$i\", interval: 60s }"; done
   } > "$dir/netvigil.yml"
-  # An installed binary's page cache is clean; one just built or copied is dirty until written back, and dirty pages
-  # stay in the page cache whatever the daemon advises (MemoryRelease evicts its executable's clean pages).
-  sync "$bin/netvigil"
-  "$bin/netvigil" run --config "$dir/netvigil.yml" 2>"$dir/daemon.log" &
+  # As the systemd unit runs it: glibc's per-thread malloc caches off.
+  GLIBC_TUNABLES=$TCACHE_OFF "$bin/netvigil" run --config "$dir/netvigil.yml" 2>"$dir/daemon.log" &
   local daemon=$!
   local exporter=""
   if command -v prometheus-blackbox-exporter >/dev/null; then
@@ -573,7 +573,8 @@ PY
 # vs `--validation webpki --revocation soft`, against nginx serving a root → intermediate → leaf chain whose leaf and
 # intermediate name CRL distribution points on the same nginx (plain HTTP). Each process downloads both CRLs once
 # (in its warm-up), then every probe checks both certificates against the cached CRLs. A `--revocation hard` probe
-# first proves the CRLs are found and good. PROBE_SECONDS (per side and round, 10), PROBE_ROUNDS (4).
+# first proves the CRLs are found and good. PROBE_SECONDS (per side and round, 10), PROBE_ROUNDS (4). BASELINE: the
+# ProbeBenchmarks binary of another commit, whose webpki/soft side joins each round (a change's cost side by side).
 run_probe_trust() {
   release --product ProbeBenchmarks
   probe_workdir
@@ -602,12 +603,16 @@ run_probe_trust() {
         --validation "${side%/*}" --revocation "${side#*/}" \
         | sed "s|^RESULT throughput|RESULT ${side%/*}|" | tee -a "$dir/rounds.txt"
     done
+    if [ -n "${BASELINE:-}" ]; then
+      "$BASELINE" throughput --url "$url" --ca "$dir/root.pem" --concurrency 16 --seconds "$seconds" \
+        --validation webpki --revocation soft | sed "s|^RESULT throughput|RESULT baseline|" | tee -a "$dir/rounds.txt"
+    fi
   done
   python3 - "$dir/rounds.txt" <<'PY'
 import collections, re, sys
 runs = collections.defaultdict(list)
 for line in open(sys.argv[1]):
-    match = re.match(r"RESULT (rfc5280|webpki) concurrency=\d+ probes=(\d+) ok=(\d+) .*cpu=([\d.]+)", line)
+    match = re.match(r"RESULT (rfc5280|webpki|baseline) concurrency=\d+ probes=(\d+) ok=(\d+) .*cpu=([\d.]+)", line)
     if match:
         side, probes, ok, cpu = match.groups()
         if int(ok) != int(probes): sys.exit(f"{side}: {int(probes) - int(ok)} probes failed")
@@ -618,6 +623,10 @@ rounds = [(b[1] / b[0]) / (a[1] / a[0]) for a, b in zip(runs["rfc5280"], runs["w
 print(f"CPU per probe, pooled: rfc5280 + revocation off {base:.3f} ms, webpki + revocation soft (warm CRLs) {full:.3f} ms: "
       f"{(full / base - 1) * 100:+.1f} % (rounds: {', '.join(f'{(r - 1) * 100:+.1f} %' for r in rounds)})")
 print(f"RESULT probe-trust base_ms={base:.4f} webpki_soft_ms={full:.4f} overhead={full / base - 1:.4f} rounds={len(rounds)}")
+if runs["baseline"]:
+    before = ms(runs["baseline"])
+    print(f"webpki + revocation soft against BASELINE's: {before:.3f} ms before, {full:.3f} ms now: {(full / before - 1) * 100:+.1f} %")
+    print(f"RESULT probe-trust-baseline before_ms={before:.4f} now_ms={full:.4f} change={full / before - 1:.4f}")
 PY
 }
 
@@ -712,7 +721,7 @@ run_scale() {
     for i in $(seq 0 $((targets - 1))); do echo "  - { name: t$i, url: \"https://127.0.0.1:$port/?t=$i\", interval: 60s }"; done
   } > "$dir/netvigil.yml"
   echo "scale: $targets targets, https://127.0.0.1:$port/ every 60 s (nginx $(/usr/sbin/nginx -v 2>&1 | sed 's|.*/||'), 2 workers), warm-up ${SCALE_WARMUP:-70} s, measured ${SCALE_SECONDS:-180} s; commit $(git rev-parse --short HEAD)"
-  SSL_CERT_FILE=$dir/ca.pem SSL_CERT_DIR=$dir/no-such-dir "$bin/netvigil" run --config "$dir/netvigil.yml" 2>"$dir/daemon.log" &
+  GLIBC_TUNABLES=$TCACHE_OFF SSL_CERT_FILE=$dir/ca.pem SSL_CERT_DIR=$dir/no-such-dir "$bin/netvigil" run --config "$dir/netvigil.yml" 2>"$dir/daemon.log" &
   SCALE_DAEMON=$!
   python3 - "$SCALE_DAEMON" "$feed" "$dir" "$bin/netvigil" "$targets" "${SCALE_WARMUP:-70}" "${SCALE_SECONDS:-180}" <<'PY'
 import os, re, signal, sqlite3, statistics, subprocess, sys, time, urllib.request
@@ -821,7 +830,7 @@ run_status() {
     done
   } > "$dir/netvigil.yml"
   echo "status: $targets targets, https://127.0.0.1:$port/ every ${STATUS_INTERVAL:-10m}; $(hyperfine --version); commit $(git rev-parse --short HEAD)"
-  SSL_CERT_FILE=$dir/ca.pem SSL_CERT_DIR=$dir/no-such-dir "$bin/netvigil" run --config "$dir/netvigil.yml" 2>"$dir/daemon.log" &
+  GLIBC_TUNABLES=$TCACHE_OFF SSL_CERT_FILE=$dir/ca.pem SSL_CERT_DIR=$dir/no-such-dir "$bin/netvigil" run --config "$dir/netvigil.yml" 2>"$dir/daemon.log" &
   STATUS_DAEMON=$!
   local base="http://127.0.0.1:$feed"
   # Wait until no target is pending (every one has its last result), then for the last results' writes to settle.
