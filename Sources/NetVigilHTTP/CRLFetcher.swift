@@ -16,12 +16,17 @@ struct CRLFetcher: Sendable {
     static let maximumOCSPBytes = 64 * 1024
 
     /// Downloads `urls` and sends `queries`, one after another within `seconds` in all. Answers are keyed by URL
-    /// (CRLs) and by `OCSPQuery.key`.
-    func download(_ urls: [String], queries: [OCSPQuery] = [], within seconds: TimeInterval) async -> [String: CRLDownload] {
+    /// (CRLs) and by `OCSPQuery.key`. No hop connects where `policy` and the daemon's own listeners forbid
+    /// (``RevocationFetchGuard``): such a fetch fails, naming the setting that would allow it.
+    func download(_ urls: [String], queries: [OCSPQuery] = [], within seconds: TimeInterval,
+                  policy: RevocationPolicy = .default) async -> [String: CRLDownload] {
         var configuration = ProbeConfiguration(trustStore: template.trustStore, timeout: max(seconds, 0.001),
                                                connectTimeout: min(template.connectTimeout, max(seconds, 0.001)),
                                                maxBodyBytes: CertificateRevocationList.maximumBytes, maxRedirects: 3)
         configuration.proxy = template.proxy
+        configuration.fetchGuard = RevocationFetchGuard(allowsLinkLocal: policy.allowsLinkLocalFetches,
+                                                        ownListeners: template.ownListeners,
+                                                        refused: template.revocationFetchRefused)
         let start = Date()
         var downloads: [String: CRLDownload] = [:]
         for text in urls {

@@ -20,7 +20,8 @@ extension HTTPProber {
             var outcome = pending.first
             for _ in 0..<2 where !outcome.isFinal {
                 let fetched = await fetcher.download(outcome.pendingURLs, queries: outcome.pendingOCSP,
-                                                     within: budget - Date().timeIntervalSince(start))
+                                                     within: budget - Date().timeIntervalSince(start),
+                                                     policy: pending.evaluator.policy.revocation)
                 downloads.merge(fetched) { _, new in new }
                 outcome = pending.evaluator.applyingRevocation(to: pending.evaluation, cache: fetcher.cache, downloads: downloads,
                                                                stapledOCSP: pending.stapledOCSP)

@@ -165,8 +165,13 @@ public struct HTTPProber: Sendable {
         // Through a proxy the proxy is resolved and connected to; its failures never lead to a direct connection.
         let route = ProxyRoute(configuration.proxy, host: bareHost, usesTLS: usesTLS)
 
+        if route != nil, let refusal = configuration.fetchGuard?.refusal(host: bareHost, port: port) {
+            // Through a proxy only the name or literal can be judged: the proxy resolves it.
+            configuration.fetchGuard?.refused?(refusal)
+            throw ProbeError(.connect, refusal.message)
+        }
         let resolveStart = NIODeadline.now()
-        let resolved: [SocketAddress]
+        var resolved: [SocketAddress]
         do {
             defer { result.timings.resolve = (result.timings.resolve ?? 0) + MonotonicClock.milliseconds(from: resolveStart, to: .now()) }
             if let route {
@@ -176,6 +181,10 @@ public struct HTTPProber: Sendable {
             }
         } catch let error as ProbeError {
             throw Self.proxyFailure(error, route: route)
+        }
+        if route == nil, let fetchGuard = configuration.fetchGuard {
+            // The addresses connected to are judged, not the URL's text: a name resolving to a refused address counts.
+            resolved = try fetchGuard.allowed(resolved, host: bareHost)
         }
         let addresses = configuration.preferredFamily.ordered(resolved, isIPv6: { $0.protocol == .inet6 })
 

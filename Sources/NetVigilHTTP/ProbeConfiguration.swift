@@ -43,6 +43,12 @@ public struct ProbeConfiguration: Sendable {
     /// The interface or local address the probe's connections are bound to (`source:`; nil: the kernel's route).
     /// An `.address` source only reaches addresses of its own family.
     public var source: ProbeSource? = nil
+    /// The daemon's own listening sockets (the feed's): revocation fetches never connect to them.
+    public var ownListeners: [OwnListener] = []
+    /// Told of each revocation fetch refused because of where it would connect (the daemon logs and counts them).
+    public var revocationFetchRefused: (@Sendable (RevocationFetchRefusal) -> Void)? = nil
+    /// Set on revocation fetches' own configurations only: where their hops may not connect.
+    var fetchGuard: RevocationFetchGuard? = nil
     /// Trust evaluators made for this configuration, shared by its copies.
     let trustEvaluators = TrustEvaluators()
     /// CRLs downloaded from distribution points, shared by the copies of this configuration.

@@ -8,6 +8,10 @@ public struct RevocationPolicy: Sendable, Hashable {
     public var crls: [CertificateRevocationList]
     /// Whether CRL distribution points may be fetched (false for offline evaluation, e.g. `trust evaluate`).
     public var fetchesDistributionPoints: Bool
+    /// `revocation_fetch: { allow_link_local: true }`: whether fetches (CRLs, OCSP) may connect to link-local and
+    /// cloud instance-metadata addresses. Off: a certificate's URLs could otherwise make the daemon query the
+    /// metadata service; private PKIs that publish CRLs on such addresses turn it on.
+    public var allowsLinkLocalFetches = false
 
     /// `soft`, no files, distribution points fetched.
     public static let `default` = RevocationPolicy()

@@ -90,6 +90,7 @@ public struct AgentConfiguration: Sendable {
         targets = try TargetsSection(lists: targetLists.compactMap { $0 }, policies: tlsPolicies,
                                      sinkNames: alerts.sinkNames + alerts.failedSinkNames, labels: labels, proxy: proxy,
                                      collector: &collector)
+        targets.avoidOwnListeners(of: feed)
         try collector.finish()
     }
 

@@ -1,8 +1,11 @@
 import NetVigilTrust
 
 extension TLSSettings {
-    /// Policy keys of revocation checking: `revocation: off | soft | hard` (default `soft`) and `crl: [FILE]`.
-    static let revocationKeys = ["revocation", "crl"]
+    /// Policy keys of revocation checking: `revocation: off | soft | hard` (default `soft`), `crl: [FILE]` and
+    /// `revocation_fetch: { allow_link_local: BOOL }`.
+    static let revocationKeys = ["revocation", "crl", "revocation_fetch"]
+    /// Keys of `revocation_fetch:`.
+    static let revocationFetchKeys = ["allow_link_local"]
 
     /// The revocation settings of a policy mapping; the CRL files are read (and their size checked) now.
     static func revocation(from mapping: ConfigMapping) throws -> RevocationPolicy {
@@ -21,6 +24,10 @@ extension TLSSettings {
                     throw entry.error("\(error)")
                 }
             }
+        }
+        if let item = mapping["revocation_fetch"] {
+            let fetch = try item.mapping(allowedKeys: revocationFetchKeys)
+            if let allow = fetch["allow_link_local"] { policy.allowsLinkLocalFetches = try allow.bool() }
         }
         return policy
     }

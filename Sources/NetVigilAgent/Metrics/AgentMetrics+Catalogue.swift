@@ -36,6 +36,7 @@ extension AgentMetrics {
         public static let storeQueuedRows = "netvigil_store_queued_rows"
         public static let storeDroppedRowsTotal = "netvigil_store_dropped_rows_total"
         public static let resourceExhaustedTotal = "netvigil_resource_exhausted_total"
+        public static let revocationFetchesRefusedTotal = "netvigil_revocation_fetches_refused_total"
         public static let eventSubscribers = "netvigil_feed_event_subscribers"
         public static let eventSubscribersRefusedTotal = "netvigil_feed_event_subscribers_refused_total"
     }
@@ -139,6 +140,9 @@ extension AgentMetrics {
         MetricDescription(
             name: Name.resourceExhaustedTotal, kind: .counter, labels: [],
             help: "Probes that failed because the agent ran out of descriptors or memory (EMFILE, ENFILE, ENOMEM); never a target_down."),
+        MetricDescription(
+            name: Name.revocationFetchesRefusedTotal, kind: .counter, labels: [],
+            help: "Revocation fetches (CRL, OCSP) refused because they would connect to a link-local or cloud-metadata address or to the daemon's own feed."),
         MetricDescription(
             name: Name.eventSubscribers, kind: .gauge, labels: [],
             help: "Open /v1/events streams."),

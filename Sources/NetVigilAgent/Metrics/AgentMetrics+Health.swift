@@ -20,6 +20,11 @@ extension AgentMetrics {
         increment(Name.resourceExhaustedTotal, by: 1)
     }
 
+    /// Counts a revocation fetch refused for where it would connect (``RevocationFetchRefusal``).
+    public func revocationFetchRefused() {
+        increment(Name.revocationFetchesRefusedTotal, by: 1)
+    }
+
     /// Sets the number of open `/v1/events` streams.
     public func eventSubscribers(_ count: Int) {
         setGauge(Name.eventSubscribers, [], Double(count))

@@ -63,7 +63,8 @@ public final class AgentMetrics: Sendable {
         setGauge(Name.buildInfo, [("version", version)], 1)
         netlinkResyncs(total: 0)
         raiseCounter(Name.schedulerSkippedTicksTotal, to: 0)
-        for name in [Name.storeDroppedRowsTotal, Name.resourceExhaustedTotal, Name.eventSubscribersRefusedTotal] {
+        for name in [Name.storeDroppedRowsTotal, Name.resourceExhaustedTotal, Name.revocationFetchesRefusedTotal,
+                     Name.eventSubscribersRefusedTotal] {
             increment(name, by: 0)
         }
         // The daemon starts with a configuration it loaded successfully (a refused one stops it).

@@ -36,6 +36,7 @@ public struct ProbePipeline: Sendable {
     @discardableResult
     public func run(_ target: ProbeTarget) async -> ProbeRecord {
         let began = ContinuousClock.now
+        let target = reportingRevocationRefusals(target)
         let evaluation = await hostReachability(target)
         var record: ProbeRecord
         var findings: Int? = nil

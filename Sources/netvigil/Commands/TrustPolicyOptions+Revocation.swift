@@ -5,9 +5,10 @@ import NetVigilTrust
 extension RevocationPolicy.Mode: RawValueArgument {}
 
 extension TrustPolicyOptions {
-    /// `--revocation` and `--crl` (a missing file exits 66, a file that is no CRL 65).
+    /// `--revocation`, `--crl` (a missing file exits 66, a file that is no CRL 65) and `--revocation-allow-link-local`.
     func revocationPolicy() throws -> RevocationPolicy {
         var policy = RevocationPolicy(mode: revocation ?? .soft)
+        policy.allowsLinkLocalFetches = revocationAllowLinkLocal
         for path in crl {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw CLIFailure(.noInput, "--crl: \(path): no such file or directory")

@@ -41,6 +41,9 @@ struct TrustPolicyOptions: ParsableArguments {
     @Option(name: .long, help: "A CRL file, PEM or DER, checked before any distribution point (repeatable).")
     var crl: [String] = []
 
+    @Flag(name: .long, help: "Let revocation fetches (CRL distribution points, OCSP) connect to link-local and cloud-metadata addresses (a private PKI's).")
+    var revocationAllowLinkLocal = false
+
     /// The options given on the command line, by name (they conflict with a configured target's policy).
     var givenOptions: [String] {
         let given: [(String, Bool)] = [
@@ -48,6 +51,7 @@ struct TrustPolicyOptions: ParsableArguments {
             ("--pin-cert", !pinCert.isEmpty), ("--allow-invalid-certificates", allowInvalidCertificates),
             ("--no-validate-domain-name", noValidateDomainName), ("--report-only", reportOnly),
             ("--validation", validation != nil), ("--revocation", revocation != nil), ("--crl", !crl.isEmpty),
+            ("--revocation-allow-link-local", revocationAllowLinkLocal),
         ]
         return given.filter(\.1).map(\.0)
     }
