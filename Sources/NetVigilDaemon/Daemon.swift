@@ -155,7 +155,10 @@ public final class Daemon: Sendable {
                              alerts: alerts, portal: portal, health: health),
             logger: feedLogger,
             onServerRunning: { address in
-                feedLogger.info("feed listening", metadata: ["address": "\(address)"])
+                // A URL to open, not only an address: the first thing a new user wants is the page.
+                feedLogger.info("feed listening", metadata: [
+                    "url": "\(feedConfiguration.tls == nil ? "http" : "https")://\(Self.urlHost(address))/",
+                ])
                 systemd.feedIsListening(at: address)
             })
         // The writer is first so it stops last: everything producers submit is flushed. The systemd notifier is near
@@ -215,6 +218,12 @@ public final class Daemon: Sendable {
     /// returns.
     public func shutdown() async {
         await group.triggerGracefulShutdown()
+    }
+
+    /// `HOST:PORT` with an IPv6 host in brackets, as a URL wants it.
+    static func urlHost(_ address: String) -> String {
+        guard let colon = address.lastIndex(of: ":"), address[..<colon].contains(":") else { return address }
+        return "[\(address[..<colon])]\(address[colon...])"
     }
 
     /// What `/healthz` answers now.

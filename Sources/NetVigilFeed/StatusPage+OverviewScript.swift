@@ -126,7 +126,9 @@ extension StatusPage {
             const series = {};
             for (const entry of (overview && overview.targets) || []) series[entry.name] = entry;
             const cards = (report.targets || []).map((target) => targetCard(target, series[target.name]));
-            if (!cards.length) cards.push(el("p", {class: "muted"}, "No probe targets are configured."));
+            if (!cards.length) cards.push(el("p", {class: "muted"}, "No probe targets are configured. Add targets to a "
+              + "configuration file and start the daemon with it: netvigil run --config netvigil.yml (make run "
+              + "CONFIG=netvigil.yml); the README's quick start has one to copy."));
             byId("targets").replaceChildren(...cards);
           }
 

@@ -31,9 +31,11 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withCLIFailureHandling {
+            // The console handler first, so that every line (the deadline's last one too) has one format.
+            LogBootstrap.bootstrap(level: .info)
             let deadline = ShutdownDeadline(deadline: Self.shutdownDeadline, logger: Logger(label: "netvigil"))
             let configuration = try loadConfiguration(config)
-            LogBootstrap.bootstrap(level: configuration.log.level)
+            LogBootstrap.level = configuration.log.level
             let logger = Logger(label: "netvigil")
             let daemon: Daemon
             do {
