@@ -215,7 +215,19 @@ let package = Package(
             path: "Benchmarks/ProbeBenchmarks"
         ),
         // MARK: Tests
-        .target(name: "NetVigilTestSupport", path: "Tests/NetVigilTestSupport"),
+        // Two tiers (DEVELOPERS.md): the module-named test targets run in process (`make check`: no fork or exec of
+        // netvigil, servers or tools, no root, no namespace); IntegrationTests holds every test that forks or execs
+        // (the real binary, nginx, Postfix, openssl, python3, namespaces, ...), one folder per module. Helpers both
+        // tiers use live in NetVigilTestSupport.
+        .target(
+            name: "NetVigilTestSupport",
+            dependencies: [
+                "COpenSSL", "NetVigilAgent", "NetVigilFeed", "NetVigilHTTP", "NetVigilProbeModel", "NetVigilReachability",
+                "NetVigilStore", "NetVigilTrust", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/NetVigilTestSupport"
+        ),
         .testTarget(
             name: "NetVigilConcurrencyTests",
             dependencies: ["NetVigilConcurrency", .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle")]
@@ -245,7 +257,6 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
-        .testTarget(name: "NetVigilCLITests", dependencies: ["NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]),
         .testTarget(
             name: "NetVigilHTTPTests",
             dependencies: [
@@ -259,5 +270,24 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NetVigilReachabilityTests", dependencies: ["NetVigilReachability", "CNetlink", "NetVigilTestSupport"]),
+        // The system tier: the real binary, servers and tools, network namespaces (root); not in `make check`.
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "COpenSSL", "CNetlink", "NetVigilAgent", "NetVigilFeed", "NetVigilHTTP", "NetVigilProbeModel", "NetVigilReachability",
+                "NetVigilStore", "NetVigilSystem", "NetVigilTestSupport", "NetVigilTrust",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]
+        ),
     ]
 )

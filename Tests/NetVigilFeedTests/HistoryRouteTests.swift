@@ -12,39 +12,13 @@ import XCTest
 final class HistoryRouteTests: XCTestCase {
     static let base = Timestamp(milliseconds: 1_795_000_000_000)  // 2026-11-18T11:06:40Z
 
-    /// A store with 25 probes (api/web), 6 reachability events and 2 alerts over 25 seconds.
+    /// A store with 25 probes (api/web), 6 reachability events and 2 alerts over 25 seconds (FeedFixtures).
     static func seededStore(_ directory: TemporaryDirectory, probes: Int = 25) async throws -> Store {
-        let store = try Store.open(path: directory.path("n.sqlite"))
-        let certificate = CertificateRecord(
-            sha256: String(repeating: "ab", count: 32), pem: "PEM", subject: "CN=leaf", issuer: "CN=ca", serial: "01",
-            notBefore: base, notAfter: base.adding(.seconds(86_400)), spkiPin: "sha256/AAAA")
-        var batch = WriteBatch()
-        for i in 0..<probes {
-            batch.probes.append(ProbeRecord(
-                time: base.adding(.seconds(Int64(i))), target: i % 2 == 0 ? "api" : "web", url: "https://api.example/health",
-                outcome: .ok, httpStatus: 200, timings: PhaseTimings(total: 1.5), tlsVersion: "TLSv1.3",
-                pinVerdict: .matched, servedChain: [certificate]))
-        }
-        for i in 0..<6 {
-            let up = i % 2 == 0
-            batch.reachabilityEvents.append(ReachabilityEventRecord(
-                time: base.adding(.seconds(Int64(i * 4))), target: "default", status: up ? "ReachableViaWiFi" : "NotReachable",
-                statusCode: up ? 2 : 0, flags: up ? 2 : 0, flagNames: up ? ["reachable"] : []))
-        }
-        for i in 0..<2 {
-            batch.alerts.append(AlertRecord(
-                time: base.adding(.seconds(Int64(i * 10 + 5))), kind: "pin_mismatch", target: "api", sink: "pager",
-                payloadJSON: "{\"state\":\"firing\"}", nextAttemptAt: base, idempotencyKey: "k\(i)"))
-        }
-        try await store.write(batch)
-        return store
+        try await FeedFixtures.seededStore(directory, probes: probes)
     }
 
     static func makeApp(_ store: Store, token: String? = nil, events: EventHub? = nil) -> some ApplicationProtocol {
-        buildApplication(
-            configuration: FeedConfiguration(listen: ListenAddress(host: "127.0.0.1", port: 0), token: token.map(Secret.init)),
-            state: FeedState(store: store, events: events),
-            logger: Logger(label: "test"))
+        FeedFixtures.makeApp(store, token: token, events: events)
     }
 
     static func json(_ buffer: ByteBuffer) throws -> [String: Any] {

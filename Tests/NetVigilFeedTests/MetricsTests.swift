@@ -12,98 +12,29 @@ import XCTest
 
 /// `AgentMetrics` rendered through the Prometheus registry the feed serves, `GET /metrics`, and `promtool check metrics`.
 final class MetricsTests: XCTestCase {
-    // MARK: - Fixtures
+    // MARK: - Fixtures (MetricsFixtures in NetVigilTestSupport: the system tier's promtool and ps checks use them too)
 
-    static let leafNotAfter = Timestamp(milliseconds: 1_798_761_600_000)  // 2027-01-01T00:00:00Z
-    static let caNotAfter = Timestamp(milliseconds: 2_029_000_000_000)
+    static let leafNotAfter = MetricsFixtures.leafNotAfter
+    static let caNotAfter = MetricsFixtures.caNotAfter
 
     static func certificate(_ subject: String, notAfter: Timestamp) -> CertificateRecord {
-        CertificateRecord(sha256: String(repeating: "ab", count: 32), pem: "-----BEGIN CERTIFICATE-----\n",
-                          subject: "CN=\(subject)", issuer: "CN=Test CA", serial: "01",
-                          notBefore: Timestamp(milliseconds: 1_700_000_000_000), notAfter: notAfter,
-                          spkiPin: "sha256/AAAA")
+        MetricsFixtures.certificate(subject, notAfter: notAfter)
     }
 
     /// An HTTPS probe that passed: every phase timed, trusted, pin matched, two certificates served.
     static func okRecord(target: String = "api", pin: PinVerdict? = .matched) -> ProbeRecord {
-        ProbeRecord(
-            time: .now(), target: target, url: "https://api.example.test/health", outcome: .ok, httpStatus: 200,
-            httpVersion: "1.1", contentType: "application/json", contentLength: 15,
-            timings: PhaseTimings(resolve: 1.5, connect: 2.25, tls: 12.5, processing: 30, transfer: 0.75, total: 47),
-            tlsVersion: "TLSv1.3", tlsCipher: "TLS_AES_128_GCM_SHA256", alpn: "http/1.1", trustVerdict: .trusted,
-            pinVerdict: pin, reachabilityStatus: "ReachableViaWiFi", resolvedAddress: "127.0.0.1",
-            servedChain: [certificate("api", notAfter: leafNotAfter), certificate("Test CA", notAfter: caNotAfter)])
+        MetricsFixtures.okRecord(target: target, pin: pin)
     }
 
     /// A probe refused at connect: no response, no TLS.
-    static func refusedRecord(target: String = "api") -> ProbeRecord {
-        ProbeRecord(time: .now(), target: target, url: "https://api.example.test/health", outcome: .failed,
-                    errorKind: .connectRefused, errorMessage: "connection refused",
-                    timings: PhaseTimings(resolve: 0.5, connect: 0.25, total: 1))
-    }
+    static func refusedRecord(target: String = "api") -> ProbeRecord { MetricsFixtures.refusedRecord(target: target) }
 
-    static func skippedRecord(target: String = "api") -> ProbeRecord {
-        ProbeRecord(time: .now(), target: target, url: "https://api.example.test/health", outcome: .skipped,
-                    reachabilityStatus: "NotReachable")
-    }
+    static func skippedRecord(target: String = "api") -> ProbeRecord { MetricsFixtures.skippedRecord(target: target) }
 
     /// Feeds every kind of value so every metric of the catalogue is present.
-    static func feedEverything(_ metrics: AgentMetrics) throws {
-        metrics.probeFinished(target: "api", record: okRecord(), findings: 1)
-        metrics.probeFinished(target: "web \"quoted\"\\path", record: refusedRecord(target: "web"))
-        var refusedEdge = refusedRecord(target: "edge")
-        refusedEdge.resolvedAddress = "127.0.0.2"
-        metrics.addressProbesFinished(target: "edge", records: [okRecord(target: "edge"), refusedEdge])
-        metrics.reachabilityChanged(ReachabilityEvaluation(
-            target: .default, flags: [.reachable, .isDirect], interface: "eth0", interfaceKind: .ethernet,
-            family: .ipv4, table: 254, address: "0.0.0.0"))
-        metrics.reachabilityChanged(ReachabilityEvaluation(
-            target: try ReachabilityTarget(parsing: "api.example.test"), flags: [.reachable, .connectionRequired]))
-        metrics.netlinkResyncs(total: 2)
-        metrics.alertSent(sink: "pager", kind: "pin_mismatch")
-        metrics.alertsPending(3)
-        metrics.healthy(true)
-        metrics.store(writable: true, queuedRows: 0)
-        metrics.storeDroppedRows(2)
-        metrics.resourceExhausted()
-        metrics.eventSubscribers(1)
-        metrics.eventSubscriberRefused()
-        metrics.schedulerPunctuality(skippedTicks: 1, lateness: [(0.5, 0.001), (0.99, 0.004), (1, 0.02)])
-    }
+    static func feedEverything(_ metrics: AgentMetrics) throws { try MetricsFixtures.feedEverything(metrics) }
 
-    // MARK: - Parsing the exposition
-
-    /// Samples by series (`name{labels}` as emitted), plus the `# HELP` and `# TYPE` lines by name.
-    struct Exposition {
-        var samples: [String: Double] = [:]
-        var help: [String: String] = [:]
-        var type: [String: String] = [:]
-
-        init(_ text: String) throws {
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
-                if line.hasPrefix("# HELP ") {
-                    let rest = line.dropFirst(7)
-                    let space = try XCTUnwrap(rest.firstIndex(of: " "), String(line))
-                    help[String(rest[..<space])] = String(rest[rest.index(after: space)...])
-                } else if line.hasPrefix("# TYPE ") {
-                    let parts = line.dropFirst(7).split(separator: " ")
-                    XCTAssertEqual(parts.count, 2, String(line))
-                    XCTAssertNil(type[String(parts[0])], "second TYPE line for \(parts[0])")
-                    type[String(parts[0])] = String(parts[1])
-                } else {
-                    let space = try XCTUnwrap(line.lastIndex(of: " "), String(line))
-                    let series = String(line[..<space])
-                    XCTAssertNil(samples[series], "duplicate series \(series)")
-                    samples[series] = try XCTUnwrap(Double(line[line.index(after: space)...]), String(line))
-                }
-            }
-        }
-
-        /// Series of one metric name.
-        func series(named name: String) -> [String: Double] {
-            samples.filter { $0.key == name || $0.key.hasPrefix(name + "{") }
-        }
-    }
+    typealias Exposition = MetricsFixtures.Exposition
 
     func render(_ metrics: FeedMetrics) throws -> Exposition {
         try Exposition(String(decoding: metrics.exposition().text, as: UTF8.self))
@@ -326,35 +257,5 @@ final class MetricsTests: XCTestCase {
             XCTAssertEqual(samples, samples.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, String(name))
         }
         XCTAssertTrue(first.hasSuffix("\n"))
-    }
-
-    // MARK: - promtool
-
-    /// `promtool check metrics` on a file; nil when promtool is not installed.
-    func promtoolCheck(_ text: String, in directory: TemporaryDirectory) throws -> ProcessRunner.Result? {
-        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-            .map { URL(fileURLWithPath: String($0)).appendingPathComponent("promtool") }
-        guard candidates.contains(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else { return nil }
-        let file = try directory.write("metrics.prom", text)
-        return try ProcessRunner.run(["-c", #"exec promtool check metrics < "$1""#, "sh", file],
-                                     executable: URL(fileURLWithPath: "/bin/sh"), timeout: 30)
-    }
-
-    func testPromtoolAcceptsTheExposition() throws {
-        let directory = try TemporaryDirectory()
-        let metrics = FeedMetrics()
-        try Self.feedEverything(metrics.agent)
-        metrics.agent.probeFinished(target: "api", record: Self.skippedRecord())
-        let text = String(decoding: metrics.exposition().text, as: UTF8.self)
-        guard let result = try promtoolCheck(text, in: directory) else {
-            throw XCTSkip("promtool is not installed (Debian package `prometheus`); the exposition was not linted")
-        }
-        XCTAssertEqual(result.status, 0, "promtool check metrics rejected the exposition:\n\(result.stdout)\(result.stderr)\n\(text)")
-        XCTAssertEqual(result.stdout + result.stderr, "", "promtool reported problems")
-
-        // The same check rejects what it should, so the assertion above can fail.
-        let bad = "# TYPE netvigil_probes counter\nnetvigil_probes 1\n"
-        let rejected = try XCTUnwrap(try promtoolCheck(bad, in: directory))
-        XCTAssertNotEqual(rejected.status, 0, "promtool accepted a counter without _total and without HELP")
     }
 }

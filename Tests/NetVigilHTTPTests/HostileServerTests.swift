@@ -121,21 +121,6 @@ final class HostileServerTests: ProbeTestCase {
         XCTAssertEqual(result.error?.kind, .tlsHandshake)
         XCTAssertEqual(result.error?.alert, "handshake failure", "\(String(describing: result.error))")
     }
-
-    func testCloseRightAfterTheHandshake() async throws {
-        for graceful in [true, false] {
-            let server = try HandshakeThenCloseServer(certificate: pki.path("ca-leaf.crt"), key: pki.path("ca-leaf.key"),
-                                                      graceful: graceful)
-            defer { server.stop() }
-            let start = Date()
-            let result = try await probe("https://127.0.0.1:\(server.port)/", configuration: configuration(timeout: 3))
-            XCTAssertLessThan(Date().timeIntervalSince(start), 2, "a closed connection must end the probe at once")
-            XCTAssertEqual(result.error?.kind, .httpProtocol, "graceful \(graceful): \(String(describing: result.error))")
-            XCTAssertEqual(result.trustVerdict, .trusted, "the handshake completed and the chain was evaluated")
-            XCTAssertNotNil(result.timings.tls)
-            XCTAssertNil(result.status)
-        }
-    }
 }
 
 /// The connect phase: a listener whose accept queue is full drops SYNs, so a connect to it never completes.

@@ -2,6 +2,7 @@ import Foundation
 import NetVigilAgent
 import NetVigilHTTP
 import NetVigilStore
+import NetVigilTestSupport
 import NetVigilTrust
 import XCTest
 

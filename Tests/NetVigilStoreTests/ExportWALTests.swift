@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilTestSupport
 import Synchronization
 @testable import NetVigilStore
 import XCTest

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import NetVigilStore
+import NetVigilTestSupport
 import XCTest
 
 /// What a server sends cannot make a stored result large.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NetVigilTestSupport
 import XCTest
 @testable import NetVigilStore
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import NetVigilTestSupport
 import XCTest
 @testable import NetVigilStore
 

@@ -1,5 +1,6 @@
 import Foundation
 import NetVigilProbeModel
+import NetVigilTestSupport
 import XCTest
 @testable import NetVigilStore
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetVigilStore
+import NetVigilTestSupport
 import XCTest
 
 /// The store opens only regular files, creates new ones 0600 and never chmods one it did not create.

@@ -1,6 +1,7 @@
 import GRDB
 import GRDBSQLite
 import Logging
+import NetVigilTestSupport
 import XCTest
 @testable import NetVigilStore
 

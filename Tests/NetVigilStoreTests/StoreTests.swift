@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import Logging
+import NetVigilTestSupport
 import ServiceLifecycle
 import XCTest
 @testable import NetVigilStore

@@ -1,5 +1,6 @@
 import GRDB
 import Logging
+import NetVigilTestSupport
 import Synchronization
 import XCTest
 @testable import NetVigilStore

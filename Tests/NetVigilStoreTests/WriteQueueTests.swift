@@ -1,3 +1,4 @@
+import NetVigilTestSupport
 import XCTest
 @testable import NetVigilStore
 

@@ -1,18 +1,17 @@
 import Foundation
-import NetVigilTestSupport
 import Synchronization
 
 /// A small blocking TCP server on 127.0.0.1 that answers every connection with a scripted behaviour,
 /// on its own thread. For malformed and hostile responses.
-final class HostileServer: Sendable {
-    let port: Int
+public final class HostileServer: Sendable {
+    public let port: Int
     private let listener: Int32
     /// Whether `stop()` ran, and the connections still open.
     private let state = Mutex<(stopped: Bool, clients: [Int32])>((false, []))
 
     /// - Parameter behaviour: called with the connected socket after the request head was read (or at once when
     ///   `readRequest` is false); the socket is closed afterwards.
-    init(readRequest: Bool = true, behaviour: @escaping @Sendable (Int32) -> Void) throws {
+    public init(readRequest: Bool = true, behaviour: @escaping @Sendable (Int32) -> Void) throws {
         let socket = try LoopbackListener()
         port = socket.port
         listener = socket.descriptor
@@ -40,7 +39,7 @@ final class HostileServer: Sendable {
     }
 
     /// Reads until the end of the request head (or EOF).
-    static func readHead(_ fd: Int32) {
+    public static func readHead(_ fd: Int32) {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !received.suffix(4).elementsEqual([13, 10, 13, 10]) {
@@ -51,7 +50,7 @@ final class HostileServer: Sendable {
     }
 
     /// Writes all of `text`.
-    static func send(_ fd: Int32, _ bytes: [UInt8]) {
+    public static func send(_ fd: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let count = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -60,7 +59,7 @@ final class HostileServer: Sendable {
         }
     }
 
-    static func send(_ fd: Int32, _ text: String) { send(fd, Array(text.utf8)) }
+    public static func send(_ fd: Int32, _ text: String) { send(fd, Array(text.utf8)) }
 
     private func finish(_ client: Int32) {
         let owned = state.withLock { state -> Bool in
@@ -73,7 +72,7 @@ final class HostileServer: Sendable {
         close(client)
     }
 
-    func stop() {
+    public func stop() {
         let (wasStopped, open) = state.withLock { state -> (Bool, [Int32]) in
             defer { state = (true, []) }
             return state

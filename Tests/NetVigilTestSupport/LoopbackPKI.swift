@@ -1,9 +1,10 @@
 import Foundation
 import XCTest
 
-/// A test CA and P-256 leaves (for 127.0.0.1 unless told otherwise), made with the openssl CLI in `directory`:
-/// `ca.pem`/`ca.key` and `NAME.pem`/`NAME.key` per leaf. `serve(_:)` copies one leaf to `served.pem`/`served.key` (what a test's nginx
-/// serves), so a test can swap the key a server presents.
+/// A test CA and P-256 leaves (for 127.0.0.1 unless told otherwise), made in process (`TestCertificateFactory`, no
+/// openssl CLI) in `directory`: `ca.pem`/`ca.key` and `NAME.pem`/`NAME.key`/`NAME.csr` per leaf, valid for 30 days, as
+/// `openssl req -x509` and `openssl x509 -req -extfile` made them. `serve(_:)` copies one leaf to
+/// `served.pem`/`served.key` (what a test's nginx serves), so a test can swap the key a server presents.
 public struct LoopbackPKI {
     public let directory: TemporaryDirectory
 
@@ -11,16 +12,29 @@ public struct LoopbackPKI {
     public init(in directory: TemporaryDirectory, caName: String, leaves: [(name: String, subject: String)],
                 subjectAltName: String = "IP:127.0.0.1") throws {
         self.directory = directory
-        try Self.openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "30",
-                          "-subj", "/CN=\(caName)", "-keyout", directory.path("ca.key"), "-out", directory.path("ca.pem")])
-        let extensions = try directory.write("leaf.ext", "subjectAltName=\(subjectAltName)\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n")
+        let caKey = try TestCertificateFactory.Key(.ecdsaP256)
+        let ca = try TestCertificateFactory.certificate(
+            subject: "/CN=\(caName)", key: caKey, notAfter: TestCertificateFactory.days(30),
+            extensions: [("authorityKeyIdentifier", "keyid:always"), ("basicConstraints", "critical,CA:TRUE")])
+        try caKey.write(to: directory.path("ca.key"))
+        try ca.write(to: directory.path("ca.pem"))
         for (name, subject) in leaves {
-            try Self.openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", subject,
-                              "-keyout", directory.path("\(name).key"), "-out", directory.path("\(name).csr")])
-            try Self.openssl(["x509", "-req", "-in", directory.path("\(name).csr"), "-CA", directory.path("ca.pem"),
-                              "-CAkey", directory.path("ca.key"), "-CAcreateserial", "-days", "30", "-extfile", extensions,
-                              "-out", directory.path("\(name).pem")])
+            let key = try TestCertificateFactory.Key(.ecdsaP256)
+            let leaf = try TestCertificateFactory.certificate(
+                subject: subject, key: key, issuer: ca, notAfter: TestCertificateFactory.days(30),
+                extensions: [("subjectAltName", subjectAltName), ("basicConstraints", "CA:FALSE"),
+                             ("extendedKeyUsage", "serverAuth")])
+            try key.write(to: directory.path("\(name).key"))
+            try TestCertificateFactory.request(subject: subject, key: key)
+                .write(toFile: directory.path("\(name).csr"), atomically: true, encoding: .utf8)
+            try leaf.write(to: directory.path("\(name).pem"))
         }
+    }
+
+    /// This CA, read back from `ca.pem`/`ca.key`, to issue more certificates in process.
+    func authority() throws -> TestCertificateFactory.Issued {
+        try TestCertificateFactory.Issued(pemFile: directory.path("ca.pem"),
+                                          key: try TestCertificateFactory.Key(pemFile: directory.path("ca.key"), type: .ecdsaP256))
     }
 
     /// The SPKI pin (`sha256/…`) of leaf `name`, from `netvigil pin --json`.

@@ -4,7 +4,7 @@ import XCTest
 
 /// Runs a program and returns its stdout; throws with stderr on failure.
 @discardableResult
-func shell(_ executable: String, _ arguments: [String], cwd: String? = nil, stdin: Data? = nil) throws -> Data {
+public func shell(_ executable: String, _ arguments: [String], cwd: String? = nil, stdin: Data? = nil) throws -> Data {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -27,76 +27,88 @@ func shell(_ executable: String, _ arguments: [String], cwd: String? = nil, stdi
     return output
 }
 
-struct FixtureError: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
+public struct FixtureError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+    public init(message: String) { self.message = message }
 }
 
-/// A test PKI made with the `openssl` CLI in a temporary directory at test time. Private keys never leave it.
+/// A test PKI made in process (`TestCertificateFactory`, no openssl CLI) in a temporary directory at test time.
+/// Private keys never leave it.
 ///
 /// RSA chain: rootRSA → interRSA → leafRSA (www.example.test, example.test), leafRSARenewed (same key),
 /// expiredLeaf (2020–2021), notYetValidLeaf (2040–2041).
 /// EC chain: rootEC → interEC → leafEC (*.wild.example.test, 127.0.0.1, ::1).
 /// Other CA: rootOther → leafOther (www.example.test). Self-signed leafs: selfAltName (SAN foobar.test),
 /// selfCommonName (CN foobar.test only), selfNoDomain (no host name at all), selfEd25519.
-final class PKI: @unchecked Sendable {
-    static let shared: PKI = {
+public final class PKI: @unchecked Sendable {
+    public static let shared: PKI = {
         do { return try PKI() } catch { fatalError("cannot build test PKI: \(error)") }
     }()
 
-    static let openssl = "/usr/bin/openssl"
+    public static let openssl = "/usr/bin/openssl"
 
-    let dir: String
-    let rootRSA, interRSA, leafRSA, leafRSARenewed, expiredLeaf, notYetValidLeaf: Certificate
-    let rootEC, interEC, leafEC: Certificate
-    let rootOther, leafOther: Certificate
-    let selfAltName, selfCommonName, selfNoDomain, selfEd25519: Certificate
+    public let dir: String
+    public let rootRSA, interRSA, leafRSA, leafRSARenewed, expiredLeaf, notYetValidLeaf: Certificate
+    public let rootEC, interEC, leafEC: Certificate
+    public let rootOther, leafOther: Certificate
+    public let selfAltName, selfCommonName, selfNoDomain, selfEd25519: Certificate
 
     /// The served RSA chain: leaf, intermediate (what a well-configured server sends).
-    var rsaChain: [Certificate] { [leafRSA, interRSA] }
-    var ecChain: [Certificate] { [leafEC, interEC] }
+    public var rsaChain: [Certificate] { [leafRSA, interRSA] }
+    public var ecChain: [Certificate] { [leafEC, interEC] }
 
-    func path(_ name: String) -> String { (dir as NSString).appendingPathComponent(name) }
+    public func path(_ name: String) -> String { (dir as NSString).appendingPathComponent(name) }
 
-    init() throws {
+    public init() throws {
         dir = NSTemporaryDirectory() + "netvigil-trust-\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try Self.config.write(toFile: (dir as NSString).appendingPathComponent("pki.cnf"), atomically: true, encoding: .utf8)
         let d = dir
         func p(_ name: String) -> String { (d as NSString).appendingPathComponent(name) }
+        // Made in process (TestCertificateFactory) as the openssl CLI made them from pki.cnf (still written, for tests
+        // that issue more with the CLI): `req -x509 -days 3650` for roots and self-signed leafs, `x509 -req` for the
+        // rest (intermediates 1825 days, leafs 365), `ca -startdate -enddate` for the fixed-date leafs.
+        var keys: [String: TestCertificateFactory.Key] = [:]
+        var issued: [String: TestCertificateFactory.Issued] = [:]
         func key(_ name: String, _ algorithm: String) throws {
-            var args = ["genpkey", "-out", p(name + ".key")]
-            switch algorithm {
-            case "rsa": args += ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]
-            case "ec": args += ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]
-            default: args += ["-algorithm", "ED25519"]
+            let type: TestCertificateFactory.KeyType = switch algorithm {
+            case "rsa": .rsa(bits: 2048)
+            case "ec": .ecdsaP256
+            default: .ed25519
             }
-            try shell(Self.openssl, args)
+            keys[name] = try TestCertificateFactory.Key(type)
+            try keys[name]!.write(to: p(name + ".key"))
+        }
+        func make(_ name: String, _ subject: String, _ ext: String, by issuer: String?, keyName: String?,
+                  notBefore: Date = Date(), notAfter: Date, serial: UInt64? = nil) throws {
+            guard let section = Self.sections[ext] else { throw FixtureError(message: "no section \(ext)") }
+            let certificate = try TestCertificateFactory.certificate(
+                subject: subject, key: keys[keyName ?? name]!, issuer: issuer.map { issued[$0]! }, notBefore: notBefore,
+                notAfter: notAfter, serial: serial, extensions: section)
+            issued[name] = certificate
+            try certificate.write(to: p(name + ".pem"))
         }
         func selfSigned(_ name: String, _ subject: String, _ ext: String, keyName: String? = nil) throws {
-            try shell(Self.openssl, ["req", "-x509", "-new", "-key", p((keyName ?? name) + ".key"), "-subj", subject,
-                                   "-days", "3650", "-config", p("pki.cnf"), "-extensions", ext, "-out", p(name + ".pem")])
+            try make(name, subject, ext, by: nil, keyName: keyName, notAfter: TestCertificateFactory.days(3650))
         }
         func issue(_ name: String, _ subject: String, _ ext: String, by issuer: String, keyName: String? = nil,
                    dates: (String, String)? = nil) throws {
-            try shell(Self.openssl, ["req", "-new", "-key", p((keyName ?? name) + ".key"), "-subj", subject,
-                                   "-config", p("pki.cnf"), "-out", p(name + ".csr")])
             if let dates {
-                let caDir = p("ca-" + name)
-                try FileManager.default.createDirectory(atPath: caDir, withIntermediateDirectories: true)
-                try "".write(toFile: caDir + "/index.txt", atomically: true, encoding: .utf8)
-                try String(format: "%02X\n", Int.random(in: 16...250)).write(toFile: caDir + "/serial", atomically: true, encoding: .utf8)
-                let cnf = Self.caConfig.replacingOccurrences(of: "@DIR@", with: caDir)
-                try cnf.write(toFile: caDir + "/ca.cnf", atomically: true, encoding: .utf8)
-                try shell(Self.openssl, ["ca", "-batch", "-config", caDir + "/ca.cnf", "-cert", p(issuer + ".pem"),
-                                       "-keyfile", p(issuer + ".key"), "-in", p(name + ".csr"), "-out", p(name + ".pem"),
-                                       "-notext", "-startdate", dates.0, "-enddate", dates.1,
-                                       "-extfile", p("pki.cnf"), "-extensions", ext])
+                func date(_ text: String) throws -> Date {
+                    let formatter = DateFormatter()
+                    formatter.locale = Locale(identifier: "en_US_POSIX")
+                    formatter.timeZone = TimeZone(identifier: "UTC")
+                    formatter.dateFormat = "yyyyMMddHHmmss'Z'"
+                    guard let value = formatter.date(from: text) else { throw FixtureError(message: "bad date \(text)") }
+                    return value
+                }
+                try make(name, subject, ext, by: issuer, keyName: keyName, notBefore: try date(dates.0),
+                         notAfter: try date(dates.1), serial: UInt64.random(in: 16...250))
             } else {
-                try shell(Self.openssl, ["x509", "-req", "-in", p(name + ".csr"), "-CA", p(issuer + ".pem"),
-                                       "-CAkey", p(issuer + ".key"), "-set_serial", String(Int.random(in: 1000...999_999_999)),
-                                       "-days", name.hasPrefix("inter") ? "1825" : "365", "-sha256",
-                                       "-extfile", p("pki.cnf"), "-extensions", ext, "-out", p(name + ".pem")])
+                try make(name, subject, ext, by: issuer, keyName: keyName,
+                         notAfter: TestCertificateFactory.days(name.hasPrefix("inter") ? 1825 : 365),
+                         serial: UInt64.random(in: 1000...999_999_999))
             }
         }
         func load(_ name: String) throws -> Certificate {
@@ -148,11 +160,11 @@ final class PKI: @unchecked Sendable {
     }
 
     /// Trust store with the test roots and no system roots.
-    func testStore() throws -> TrustStore {
+    public func testStore() throws -> TrustStore {
         try TrustStore(systemRoots: false, anchors: [rootRSA, rootEC, rootOther])
     }
 
-    static let config = """
+    public static let config = """
     [req]
     distinguished_name = dn
     prompt = no
@@ -188,7 +200,23 @@ final class PKI: @unchecked Sendable {
 
     """
 
-    static let caConfig = """
+    /// `config`'s extension sections, in order: what the certificates above carry.
+    static let sections: [String: [(name: String, value: String)]] = {
+        var sections: [String: [(name: String, value: String)]] = [:]
+        var current = ""
+        for line in config.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) where !line.isEmpty {
+            if line.hasPrefix("[") {
+                current = String(line.dropFirst().dropLast())
+            } else if let equals = line.firstIndex(of: "=") {
+                let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+                let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                sections[current, default: []].append((name, value))
+            }
+        }
+        return sections
+    }()
+
+    public static let caConfig = """
     [ca]
     default_ca = CA_default
     [CA_default]
@@ -208,7 +236,7 @@ final class PKI: @unchecked Sendable {
 
 extension Date {
     /// Parses `2030-01-01T00:00:00Z`.
-    static func utc(_ text: String) -> Date {
+    public static func utc(_ text: String) -> Date {
         try! Date(text, strategy: .iso8601)
     }
 }

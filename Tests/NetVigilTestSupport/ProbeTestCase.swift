@@ -4,10 +4,10 @@ import XCTest
 @testable import NetVigilHTTP
 
 /// Helpers for probes against loopback servers.
-class ProbeTestCase: XCTestCase {
-    var pki: TestPKI { .shared }
+open class ProbeTestCase: XCTestCase {
+    public var pki: TestPKI { .shared }
 
-    func configuration(ca: String = "ca.crt", timeout: TimeInterval = 5, policy: SecurityPolicy = .default,
+    public func configuration(ca: String = "ca.crt", timeout: TimeInterval = 5, policy: SecurityPolicy = .default,
                        serializer: ResponseSerializer = .http, expectations: ProbeExpectations = ProbeExpectations(),
                        maxBodyBytes: Int = 10 * 1024 * 1024, maxRedirects: Int = 10) throws -> ProbeConfiguration {
         let store = try TrustStore(systemRoots: false, caPaths: [pki.path(ca)])
@@ -16,7 +16,7 @@ class ProbeTestCase: XCTestCase {
                                   expectations: expectations)
     }
 
-    func probe(_ url: String, method: HTTPMethod = .GET, configuration: ProbeConfiguration) async throws -> ProbeResult {
+    public func probe(_ url: String, method: HTTPMethod = .GET, configuration: ProbeConfiguration) async throws -> ProbeResult {
         let request = try RequestSerializer(version: "test").request(method: method, url: url)
         return await HTTPProber().probe(request, configuration: configuration)
     }

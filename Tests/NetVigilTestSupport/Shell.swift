@@ -1,9 +1,8 @@
 import Foundation
-import NetVigilTestSupport
 
 /// Runs a program to completion; throws with its stderr when it fails.
 @discardableResult
-func run(_ executable: String, _ arguments: [String], cwd: String? = nil) throws -> String {
+public func run(_ executable: String, _ arguments: [String], cwd: String? = nil) throws -> String {
     let result = try ProcessRunner.run(arguments, executable: URL(fileURLWithPath: executable),
                                        currentDirectory: cwd.map { URL(fileURLWithPath: $0) })
     guard result.status == 0 else {
@@ -13,16 +12,16 @@ func run(_ executable: String, _ arguments: [String], cwd: String? = nil) throws
 }
 
 /// A test fixture could not be set up.
-struct TestSetupError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestSetupError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// A TCP port on 127.0.0.1 that was free a moment ago.
-func freePort() -> Int { ProcessRunner.freePort() }
+public func freePort() -> Int { ProcessRunner.freePort() }
 
 /// Waits until something accepts TCP connections on 127.0.0.1:`port`.
-func waitForPort(_ port: Int, timeout: TimeInterval = 10) throws {
+public func waitForPort(_ port: Int, timeout: TimeInterval = 10) throws {
     let end = Date().addingTimeInterval(timeout)
     while Date() < end {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -41,4 +40,4 @@ func waitForPort(_ port: Int, timeout: TimeInterval = 10) throws {
 }
 
 /// Ends a child process: SIGTERM, then SIGKILL after 2 s.
-func terminate(_ process: Process) { ProcessRunner.stop(process, grace: 2) }
+public func terminate(_ process: Process) { ProcessRunner.stop(process, grace: 2) }

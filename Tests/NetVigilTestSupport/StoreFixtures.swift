@@ -1,12 +1,11 @@
 import Foundation
-@_exported import NetVigilTestSupport
 import NetVigilProbeModel
 @testable import NetVigilStore
 
-enum Fixtures {
-    static let base = Timestamp(milliseconds: 1_795_000_000_000) // 2026-11-18T11:06:40Z
+public enum Fixtures {
+    public static let base = Timestamp(milliseconds: 1_795_000_000_000) // 2026-11-18T11:06:40Z
 
-    static func certificate(_ n: Int) -> CertificateRecord {
+    public static func certificate(_ n: Int) -> CertificateRecord {
         CertificateRecord(
             sha256: String(format: "%064x", n), pem: "-----BEGIN CERTIFICATE-----\nMIIB\(n)\n-----END CERTIFICATE-----\n",
             subject: "CN=cert \(n)", issuer: "CN=issuer \(n + 1)", serial: String(n, radix: 16),
@@ -14,9 +13,9 @@ enum Fixtures {
             spkiPin: "sha256/\(Data("key\(n)".utf8).base64EncodedString())")
     }
 
-    static let chain = [certificate(1), certificate(2), certificate(3)]
+    public static let chain = [certificate(1), certificate(2), certificate(3)]
 
-    static func probe(_ index: Int, target: String = "api", at time: Timestamp? = nil, ok: Bool = true) -> ProbeRecord {
+    public static func probe(_ index: Int, target: String = "api", at time: Timestamp? = nil, ok: Bool = true) -> ProbeRecord {
         ProbeRecord(
             time: time ?? base.adding(.seconds(Int64(index))), target: target, url: "https://\(target).example/health",
             outcome: ok ? .ok : .failed, errorKind: ok ? nil : .status, errorMessage: ok ? nil : "status 503 not in 200-299",
@@ -28,7 +27,7 @@ enum Fixtures {
             detailsJSON: ok ? nil : "{\"body\":\"down \\\"now\\\"\"}")
     }
 
-    static func reachability(_ index: Int, target: String = "default") -> ReachabilityEventRecord {
+    public static func reachability(_ index: Int, target: String = "default") -> ReachabilityEventRecord {
         ReachabilityEventRecord(
             time: base.adding(.seconds(Int64(index))), target: target, status: index % 2 == 0 ? "ReachableViaWiFi" : "NotReachable",
             statusCode: index % 2 == 0 ? 2 : 0, flags: index % 2 == 0 ? (1 << 1) | (1 << 17) : 0,
@@ -36,7 +35,7 @@ enum Fixtures {
             gateway: "192.0.2.1", source: "192.0.2.10", family: "ipv4")
     }
 
-    static func alert(_ index: Int, state: AlertDeliveryState = .pending, target: String = "api") -> AlertRecord {
+    public static func alert(_ index: Int, state: AlertDeliveryState = .pending, target: String = "api") -> AlertRecord {
         AlertRecord(time: base.adding(.seconds(Int64(index))), kind: "pin_mismatch", target: target, sink: "pager",
                     payloadJSON: "{\"kind\":\"pin_mismatch\",\"state\":\"firing\"}", state: state,
                     nextAttemptAt: base.adding(.seconds(Int64(index))), idempotencyKey: "key-\(index)")

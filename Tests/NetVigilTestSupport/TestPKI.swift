@@ -1,19 +1,18 @@
 import Foundation
-import NetVigilTestSupport
 
 /// The HTTP tests' PKI: two `LoopbackPKI`s, the test CA and an unrelated CA, each with one leaf for
 /// localhost / 127.0.0.1 (no `*.localhost`: a wildcard over a public suffix, which the webpki profile refuses).
 /// Files are named as the tests use them: `ca.crt`, `ca-leaf.crt`,
 /// `ca-leaf.key`, `other.crt`, `other-leaf.crt`, `other-leaf.key`; other names are scratch files beside them.
-final class TestPKI: @unchecked Sendable {
-    static let shared: TestPKI = {
+public final class TestPKI: @unchecked Sendable {
+    public static let shared: TestPKI = {
         do { return try TestPKI() } catch { fatalError("cannot build the HTTP test PKI: \(error)") }
     }()
 
     private let authorities: [String: LoopbackPKI]
 
     /// The path of `name` (see above).
-    func path(_ name: String) -> String {
+    public func path(_ name: String) -> String {
         let base = (name as NSString).deletingPathExtension, suffix = (name as NSString).pathExtension
         let parts = base.split(separator: "-", maxSplits: 1).map(String.init)
         guard let authority = authorities[parts[0]], ["crt", "key"].contains(suffix), parts.count == 1 || parts[1] == "leaf" else {

@@ -8,9 +8,9 @@ import XCTest
 /// spaces stay), spaces turned into `-`; a repeated heading gets `-1`, `-2`, ... http(s) and mailto links are not
 /// fetched.
 final class DocumentationLinksTests: XCTestCase {
-    /// The repository root: this file is `Tests/NetVigilCLITests/DocumentationLinksTests.swift`.
+    /// The repository root: this file is `Tests/IntegrationTests/CLI/DocumentationLinksTests.swift`.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
 
     func testEveryRelativeLinkAndAnchorInMarkdownResolves() throws {
         let files = try Self.markdownFiles()

@@ -104,7 +104,7 @@ final class EventsRouteTests: XCTestCase {
         let folder = directory.url
         let store = try Store.open(path: directory.path("n.sqlite"))
         let hub = EventHub()
-        let app = HistoryRouteTests.makeApp(store, events: hub)
+        let app = FeedFixtures.makeApp(store, events: hub)
         try await app.test(.live) { client in
             let stream = try Self.reader(client, folder)
             defer { stream.stop() }
@@ -162,7 +162,7 @@ final class EventsRouteTests: XCTestCase {
             record.time = Self.base.adding(.seconds(Int64(second)))
             hub.publish(.reachability(record))
         }
-        let app = HistoryRouteTests.makeApp(store, events: hub)
+        let app = FeedFixtures.makeApp(store, events: hub)
         try await app.test(.live) { client in
             let resumed = try Self.reader(client, folder, headers: ["Last-Event-ID: 3"], name: "resumed")
             defer { resumed.stop() }
@@ -206,7 +206,7 @@ final class EventsRouteTests: XCTestCase {
         let folder = directory.url
         let store = try Store.open(path: directory.path("n.sqlite"))
         let hub = EventHub()
-        let app = HistoryRouteTests.makeApp(store, events: hub)
+        let app = FeedFixtures.makeApp(store, events: hub)
         try await app.test(.live) { client in
             let port = try XCTUnwrap(client.port)
             // The client hangs up: the server notices at once (no socket left half-closed on its side).
@@ -261,7 +261,7 @@ final class EventsRouteTests: XCTestCase {
     func testWithoutAHubTheRouteSays503() async throws {
         let directory = try TemporaryDirectory()
         let store = try Store.open(path: directory.path("n.sqlite"))
-        try await HistoryRouteTests.makeApp(store).test(.router) { client in
+        try await FeedFixtures.makeApp(store).test(.router) { client in
             try await client.execute(uri: "/v1/events", method: .get) { response in
                 XCTAssertEqual(response.status, .serviceUnavailable)
                 XCTAssertTrue(String(buffer: response.body).contains("event stream not available"))

@@ -12,7 +12,7 @@ import XCTest
 extension ExportRouteTests {
     func testExportOverHTTPCarriesTheConfiguredLabels() async throws {
         let directory = try TemporaryDirectory()
-        let store = try await HistoryRouteTests.seededStore(directory)
+        let store = try await FeedFixtures.seededStore(directory)
         let configuration = try AgentConfiguration(yaml: """
             labels: { site: fra1 }
             targets: [{ name: api, url: "https://api.example.com/" }]

@@ -23,8 +23,8 @@ final class ExportRouteTests: XCTestCase {
 
     func testExportOverHTTPIsTheExportersDocumentAndValidates() async throws {
         let directory = try TemporaryDirectory()
-        let store = try await HistoryRouteTests.seededStore(directory)
-        let app = HistoryRouteTests.makeApp(store)
+        let store = try await FeedFixtures.seededStore(directory)
+        let app = FeedFixtures.makeApp(store)
         try await app.test(.live) { client in
             try await client.execute(uri: "/v1/export", method: .get) { response in
                 XCTAssertEqual(response.status, .ok)
@@ -57,8 +57,8 @@ final class ExportRouteTests: XCTestCase {
 
     func testLargeExportIsStreamedInChunks() async throws {
         let directory = try TemporaryDirectory()
-        let store = try await HistoryRouteTests.seededStore(directory, probes: 3_000)
-        let app = HistoryRouteTests.makeApp(store)
+        let store = try await FeedFixtures.seededStore(directory, probes: 3_000)
+        let app = FeedFixtures.makeApp(store)
         let body = directory.path("body.ndjson")
         try await app.test(.live) { client in
             let port = try XCTUnwrap(client.port)
@@ -105,7 +105,7 @@ final class ExportRouteTests: XCTestCase {
 
     func testExportStopsWhenTheClientGoesAway() async throws {
         let directory = try TemporaryDirectory()
-        let store = try await HistoryRouteTests.seededStore(directory, probes: 3_000)
+        let store = try await FeedFixtures.seededStore(directory, probes: 3_000)
         let exporter = HistoryExporter(store: store, version: "t")
         let counter = Counter()
         var writer: any ResponseBodyWriter = FailingWriter(chunks: counter)

@@ -13,7 +13,7 @@ final class ConfiguredTargetCLITests: XCTestCase {
     override func setUpWithError() throws {
         nginx = try NginxServer()
         directory = try TemporaryDirectory()
-        let leafPin = "sha256/" + (try NetVigilHTTPTests.run("/bin/sh", ["-c", "openssl x509 -in '\(pki.path("ca-leaf.crt"))' -pubkey -noout "
+        let leafPin = "sha256/" + (try NetVigilTestSupport.run("/bin/sh", ["-c", "openssl x509 -in '\(pki.path("ca-leaf.crt"))' -pubkey -noout "
                                                        + "| openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary | base64"]))
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let backup = "sha256/" + Data(repeating: 7, count: 32).base64EncodedString()

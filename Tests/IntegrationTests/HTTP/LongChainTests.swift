@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilTestSupport
 import XCTest
 @testable import NetVigilHTTP
 
@@ -17,7 +18,7 @@ final class LongChainTests: ProbeTestCase {
             var pem = ""
             for index in 0..<49 {
                 let path = pki.path("junk-\(index).crt")
-                try NetVigilHTTPTests.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                try NetVigilTestSupport.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
                                              "-keyout", pki.path("junk.key"), "-out", path, "-days", "2", "-subj", "/CN=junk \(index)"])
                 pem += try String(contentsOfFile: path, encoding: .utf8)
             }

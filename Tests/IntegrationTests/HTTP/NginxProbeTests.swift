@@ -1,3 +1,4 @@
+import NetVigilTestSupport
 import NetVigilTrust
 import XCTest
 @testable import NetVigilHTTP

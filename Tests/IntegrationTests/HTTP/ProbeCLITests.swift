@@ -84,7 +84,7 @@ final class ProbeCLITests: XCTestCase {
     func testPinPrintsTheServedChainEvenWhenUntrusted() throws {
         let result = try netvigil(["pin", "https://localhost:\(nginx.tls13Port)"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let leafPin = try NetVigilHTTPTests.run("/bin/sh", ["-c", "openssl x509 -in '\(pki.path("ca-leaf.crt"))' -pubkey -noout | openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary | base64"])
+        let leafPin = try NetVigilTestSupport.run("/bin/sh", ["-c", "openssl x509 -in '\(pki.path("ca-leaf.crt"))' -pubkey -noout | openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary | base64"])
             .trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertTrue(result.stdout.contains("sha256/" + leafPin), result.stdout)
         XCTAssertTrue(result.stderr.contains("untrusted"), result.stderr)

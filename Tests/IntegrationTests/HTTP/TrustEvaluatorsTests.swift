@@ -1,4 +1,5 @@
 @testable import NetVigilTrust
+import NetVigilTestSupport
 import XCTest
 @testable import NetVigilHTTP
 

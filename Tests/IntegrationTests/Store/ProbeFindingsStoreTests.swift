@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NetVigilProbeModel
+import NetVigilTestSupport
 import XCTest
 @testable import NetVigilStore
 

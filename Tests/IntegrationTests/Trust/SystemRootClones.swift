@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilTestSupport
 @testable import NetVigilTrust
 
 /// Every root of `/etc/ssl/certs/ca-certificates.crt` re-made with the same name, serial (1 for the few roots with
@@ -35,6 +36,7 @@ struct SystemRootClone {
     }
 
     static let script = #"""
+import NetVigilTestSupport
 import datetime, sys
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes

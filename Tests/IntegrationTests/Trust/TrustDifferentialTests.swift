@@ -11,7 +11,7 @@ final class TrustDifferentialTests: XCTestCase {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: ProcessRunner.binary.path),
                       "netvigil binary not built at \(ProcessRunner.binary.path)")
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()  // Tests/IntegrationTests/Trust/<this file>
         let script = root.appendingPathComponent("Tests/TrustDifferential/run.py").path
         let result = try ProcessRunner.run([
             "python3", script, "--netvigil", ProcessRunner.binary.path,

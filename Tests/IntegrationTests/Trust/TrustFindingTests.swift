@@ -1,6 +1,7 @@
 import Foundation
 import NetVigilProbeModel
 import NetVigilSystem
+import NetVigilTestSupport
 import XCTest
 @testable import NetVigilTrust
 

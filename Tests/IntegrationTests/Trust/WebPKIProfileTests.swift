@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilTestSupport
 import XCTest
 @testable import NetVigilTrust
 

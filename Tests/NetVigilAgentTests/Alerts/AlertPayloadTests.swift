@@ -1,5 +1,6 @@
 import Foundation
 import NetVigilStore
+import NetVigilTestSupport
 import XCTest
 @testable import NetVigilAgent
 

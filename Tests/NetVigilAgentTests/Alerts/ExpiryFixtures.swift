@@ -1,5 +1,6 @@
 import Foundation
 import NetVigilStore
+import NetVigilTestSupport
 @testable import NetVigilAgent
 
 /// Certificates with chosen validity for the expiry and key-change rules: the real fixture certificate's PEM, with

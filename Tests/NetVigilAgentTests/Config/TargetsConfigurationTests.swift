@@ -11,11 +11,8 @@ final class TargetsConfigurationTests: XCTestCase {
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
         certificatePath = directory.path("pin.pem")
-        let result = try ProcessRunner.run(
-            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
-             "-subj", "/CN=api.test", "-keyout", directory.path("pin.key"), "-out", certificatePath],
-            executable: URL(fileURLWithPath: "/usr/bin/openssl"))
-        XCTAssertEqual(result.status, 0, result.stderr)
+        try TestCertificateFactory.selfSigned(subject: "/CN=api.test", days: 2, certificatePath: certificatePath,
+                                              keyPath: directory.path("pin.key"))
     }
 
     private func load(_ yaml: String) throws -> AgentConfiguration {
@@ -184,11 +181,8 @@ final class TargetsConfigurationTests: XCTestCase {
         let first = try load(yaml).targets.targets[0]
         let same = try load(yaml).targets.targets[0]
         XCTAssertTrue(first.isEquivalent(to: same))
-        let result = try ProcessRunner.run(
-            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
-             "-subj", "/CN=rotated", "-keyout", directory.path("pin2.key"), "-out", certificatePath],
-            executable: URL(fileURLWithPath: "/usr/bin/openssl"))
-        XCTAssertEqual(result.status, 0, result.stderr)
+        try TestCertificateFactory.selfSigned(subject: "/CN=rotated", days: 2, certificatePath: certificatePath,
+                                              keyPath: directory.path("pin2.key"))
         let rotated = try load(yaml).targets.targets[0]
         XCTAssertFalse(first.isEquivalent(to: rotated), "a reload must pick up a rotated pin file")
     }

@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import NIOCore
+import NetVigilTestSupport
 
 /// An OpenSSL TLS server inside the test process, over two memory BIOs and written directly against OpenSSL (not
 /// through the code under test): `receive(_:)` takes the client's ciphertext, `step()` runs the handshake or reads

@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilTestSupport
 
 /// A python3 script that serves on a free 127.0.0.1 port; ready once the port accepts, stopped on `stop()` or deinit.
 final class PythonScriptServer {

@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilTestSupport
 
 /// `openssl s_server` that writes every application byte it receives to a file.
 final class RecordingTLSServer {

@@ -1,4 +1,5 @@
 import Foundation
+import NetVigilTestSupport
 
 /// An HTTPS server (python3's ssl module) that records every request head it receives. `GET /go?to=URL` answers
 /// `302 Found` with `Location: URL` (percent-decoded); any other path answers `200 OK`.
