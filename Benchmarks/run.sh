@@ -132,6 +132,8 @@ def memory(pid):
     fields = {line.split(":")[0]: int(line.split()[1]) / 1024 for line in open(f"/proc/{pid}/status")
               if line.startswith(("VmRSS:", "RssAnon:", "RssFile:"))}
     return fields["VmRSS"], fields["RssAnon"], fields["RssFile"]
+def pss(pid):
+    return next(int(line.split()[1]) / 1024 for line in open(f"/proc/{pid}/smaps_rollup") if line.startswith("Pss:"))
 pids = {"netvigil (100 targets, 60 s interval)": sys.argv[1]}
 if sys.argv[2]: pids["prometheus-blackbox-exporter (idle, no scrapes)"] = sys.argv[2]
 before = {name: cpu(pid) for name, pid in pids.items()}
@@ -152,9 +154,11 @@ time.sleep(seconds % 60)
 for name, pid in pids.items():
     used = cpu(pid) - before[name]
     rss, anon, file = memory(pid)
-    print(f"idle {name}: CPU {used:.2f} s in {seconds} s = {used / seconds * 100:.2f}% of one core, RSS {rss:.1f} MB "
-          f"(anonymous {anon:.1f}, file-backed {file:.1f}); RSS after each minute: {', '.join(f'{r:.1f}' for r in samples[name])}")
-    print(f"RESULT idle {name.split()[0]} rss_mb={rss:.2f} anon_mb={anon:.2f} file_mb={file:.2f} cpu_s={used:.3f} seconds={seconds}")
+    proportional = pss(pid)
+    print(f"idle {name}: CPU {used:.2f} s in {seconds} s = {used / seconds * 100:.2f}% of one core, private (RssAnon) "
+          f"{anon:.1f} MB, PSS {proportional:.1f} MB, RSS {rss:.1f} MB (file-backed {file:.1f}); RSS after each minute: "
+          f"{', '.join(f'{r:.1f}' for r in samples[name])}")
+    print(f"RESULT idle {name.split()[0]} rss_mb={rss:.2f} anon_mb={anon:.2f} pss_mb={proportional:.2f} file_mb={file:.2f} cpu_s={used:.3f} seconds={seconds}")
 PY
   kill "$daemon" ${exporter:+"$exporter"} 2>/dev/null || true
   wait "$daemon" 2>/dev/null || true
