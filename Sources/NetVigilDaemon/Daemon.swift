@@ -60,6 +60,7 @@ public final class Daemon: Sendable {
         // A busy feed port fails here, before anything starts, rather than inside the running group.
         do {
             try await FeedListenCheck.check(configuration.feed.listen)
+            if let healthListen = configuration.feed.healthListen { try await FeedListenCheck.check(healthListen) }
         } catch {
             throw .feedUnavailable("\(error)")
         }
@@ -161,10 +162,18 @@ public final class Daemon: Sendable {
                 ])
                 systemd.feedIsListening(at: address)
             })
+        let feedState = FeedState(store: store, reachability: monitor, metrics: metrics, events: events, targets: states,
+                                  alerts: alerts, portal: portal, health: health)
+        var healthListener: [any Service] = []
+        if let healthListen = configuration.feed.healthListen {
+            healthListener.append(buildHealthApplication(listen: healthListen, state: feedState, logger: feedLogger) { address in
+                feedLogger.info("health listener", metadata: ["url": "http://\(Self.urlHost(address))/healthz"])
+            })
+        }
         // The writer is first so it stops last: everything producers submit is flushed. The systemd notifier is near
         // the end, so it stops early: STOPPING=1 goes out as soon as shutdown begins.
-        let services: [any Service] = [writer, retention, dispatcher, reachability, portal, scheduler, reloader, feed, systemd]
-            + extraServices
+        let services: [any Service] = [writer, retention, dispatcher, reachability, portal, scheduler, reloader, feed]
+            + healthListener + [systemd] + extraServices
         // A service that fails stops the others gracefully (the default would cancel them, and the writer's queue
         // would be lost).
         var groupConfiguration = ServiceGroupConfiguration(

@@ -142,3 +142,67 @@ final class DaemonTests: XCTestCase {
         }
     }
 }
+
+extension DaemonTests {
+    /// `feed.health_listen`: liveness stays answerable while every connection the feed allows is taken by idle
+    /// clients (the feed then leaves new connections in the kernel's accept queue).
+    func testTheHealthListenerAnswersWhileTheFeedIsFull() async throws {
+        let healthPort = ProcessRunner.freePort()
+        let path = try directory.write("netvigil.yml", """
+            storage: { path: \(directory.path("n.sqlite")) }
+            feed: { listen: 127.0.0.1:\(feedPort), max_connections: 8, max_event_subscribers: 4, idle_timeout: 60s,
+                    health_listen: 127.0.0.1:\(healthPort) }
+            """)
+        let daemon = try await makeDaemon(path)
+        let running = Task { try await daemon.run() }
+        defer { running.cancel() }
+        try await waitUntil("the health listener") { Self.get(port: healthPort, timeout: 1) == 200 }
+        // Eight idle connections take the feed's cap (each sends half a request head and waits).
+        var idle: [Int32] = []
+        defer { idle.forEach { close($0) } }
+        for _ in 0..<8 { idle.append(try Self.connectAndSendPartialHead(port: feedPort)) }
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertNil(Self.get(port: feedPort, timeout: 2), "the feed answered beyond its connection cap")
+        XCTAssertEqual(Self.get(port: healthPort, timeout: 2), 200, "liveness must stay answerable")
+        await daemon.shutdown()
+        try await running.value
+    }
+
+    func testAHealthListenerEqualToTheFeedIsRefused() throws {
+        let yaml = "feed: { listen: 127.0.0.1:9337, health_listen: 127.0.0.1:9337 }\n"
+        XCTAssertThrowsError(try AgentConfiguration(yaml: yaml, file: "n.yml")) { error in
+            XCTAssertTrue("\(error)".contains("health_listen must differ from listen"), "\(error)")
+        }
+    }
+
+    /// The status of `GET /healthz` on 127.0.0.1:`port`, nil without an answer within `timeout` seconds.
+    static func get(port: Int, timeout: Int) -> Int? {
+        guard let socket = try? connectAndSendPartialHead(port: port, complete: true) else { return nil }
+        defer { close(socket) }
+        var time = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = read(socket, &buffer, buffer.count)
+        guard count > 12 else { return nil }
+        return Int(String(decoding: buffer[9..<12], as: UTF8.self))
+    }
+
+    /// A connected socket to 127.0.0.1:`port` that sent a request head for `/healthz`, whole or cut short.
+    static func connectAndSendPartialHead(port: Int, complete: Bool = false) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        let head = complete ? "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" : "GET /healthz HTTP/1.1\r\n"
+        _ = head.withCString { write(fd, $0, strlen($0)) }
+        return fd
+    }
+}

@@ -4,7 +4,7 @@ import Foundation
 public struct FeedSection: ConfigSection, Equatable {
     public static let key = "feed"
     public static let allowedKeys = ["listen", "token", "token_file", "max_connections", "idle_timeout",
-                                     "max_event_subscribers", "tls", "public_status"]
+                                     "max_event_subscribers", "tls", "public_status", "health_listen"]
 
     /// Address and port to bind; 127.0.0.1:9337 unless configured.
     public var listen: ListenAddress
@@ -20,6 +20,9 @@ public struct FeedSection: ConfigSection, Equatable {
     public var tls: FeedTLSSettings?
     /// `public_status: true` serves the status page, badges and a redacted status document without the token.
     public var publicStatus = false
+    /// A second, plain-HTTP listener that answers only `GET /healthz`, with connections of its own: liveness probes
+    /// (systemd, Kubernetes) stay answered when the feed's connections are all taken. nil: none.
+    public var healthListen: ListenAddress?
 
     public init() {
         self.init(listen: ListenAddress(host: "127.0.0.1", port: 9337), token: nil)
@@ -48,6 +51,13 @@ public struct FeedSection: ConfigSection, Equatable {
         if let value = mapping["max_event_subscribers"] { maxEventSubscribers = try value.int(in: 1...100_000) }
         if let value = mapping["tls"] { tls = try FeedTLSSettings(reading: value) }
         if let value = mapping["public_status"] { publicStatus = try value.bool() }
+        if let value = mapping["health_listen"] {
+            guard let address = ListenAddress(parsing: try value.string()) else {
+                throw value.error("expected HOST:PORT such as 127.0.0.1:9338 or [::1]:9338")
+            }
+            guard address != listen else { throw value.error("health_listen must differ from listen (\(listen))") }
+            healthListen = address
+        }
         if maxEventSubscribers >= maxConnections, let value = mapping["max_event_subscribers"] ?? mapping["max_connections"] {
             throw value.error("max_event_subscribers (\(maxEventSubscribers)) must be below max_connections (\(maxConnections)): "
                               + "event streams would take every connection and /healthz could not be reached")
