@@ -36,7 +36,6 @@ struct SystemRootClone {
     }
 
     static let script = #"""
-import NetVigilTestSupport
 import datetime, sys
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes
