@@ -1,6 +1,7 @@
 # netvigil — two commands do everything on a fresh Debian 12 machine with Swift installed:
 #   make run    install missing system packages (as root), build release, run the daemon (Ctrl-C stops it)
-#   make test   install system packages and test tools, run the whole test suite
+#   make test   install system packages and test tools, run the whole test suite (make check, the system tier, the package)
+#   make check  build and run the in-process tier only: no root, no tools, no servers (a few minutes)
 # Deployment (see docs/fleet.md):
 #   make install [PREFIX=/usr/local] [DESTDIR=...]   release binary, systemd unit, config, man page, completions
 #   make deb                                         .build/deb/netvigil_<version>_<arch>.deb (dpkg-deb)
@@ -48,7 +49,13 @@ PIP_TEST := mitmproxy
 # puts on its path.
 TRUSTDIFF_PYTHON := .build/trustdiff-python
 
-.PHONY: all deps test-deps build release release-flags run test bench clean install install-files generated deb deb-check debug-symbols
+# The two test tiers (DEVELOPERS.md), as `swift test --filter` patterns over TARGET.CLASS/METHOD: the module-named
+# targets run in process (no fork or exec of netvigil, servers or tools, no root, no network namespace), and
+# IntegrationTests is the system tier (the real binary, nginx, Postfix, openssl, python3, Chromium, namespaces, ...).
+CHECK_TESTS := '^NetVigil[A-Za-z]*Tests\.'
+SYSTEM_TESTS := '^IntegrationTests\.'
+
+.PHONY: all deps test-deps build release release-flags run check test bench clean install install-files generated deb deb-check debug-symbols
 
 all: build
 
@@ -103,13 +110,19 @@ release-flags:
 run: release
 	exec .build/release/netvigil run $(if $(CONFIG),--config $(CONFIG))
 
-# The install test runs `make install-files`, which needs generate-manual: it is built here, while no `swift test`
-# holds .build's lock (a build started from inside the test run would wait for that lock until it timed out).
-# Then the package: the static release build, the .deb and lintian (what `make run` builds, so CI proves it links).
-test: test-deps
+# The fast door: build, then every in-process test (the module-named targets); needs only the build packages.
+check: deps
 	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter $(CHECK_TESTS)
+
+# Everything: `make check`, then the system tier, then the package. The install test runs `make install-files`, which
+# needs generate-manual: it is built here, while no `swift test` holds .build's lock (a build started from inside the
+# test run would wait for that lock until it timed out). Then the package: the static release build, the .deb and
+# lintian (what `make run` builds, so CI proves it links).
+test: test-deps
+	$(MAKE) --no-print-directory check
 	$(SWIFT) build --product generate-manual
-	$(SWIFT) test
+	$(SWIFT) test --skip-build --filter $(SYSTEM_TESTS)
 	$(MAKE) --no-print-directory deb-check
 
 # Release-build benchmarks; the current figures go to docs/performance.md.
