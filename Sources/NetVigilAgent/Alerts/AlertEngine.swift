@@ -20,6 +20,8 @@ public final class AlertEngine: Sendable {
         var overrides: [String: AlertRuleOverrides] = [:]
         /// Each target's last served leaf key (`key_changed`); kept when a target is forgotten, as it is per endpoint.
         var leafKeys: [String: LeafKey] = [:]
+        /// Targets removed by a reload whose alerts were resolved: a probe of theirs still in flight raises nothing.
+        var removed: Set<String> = []
 
         /// The settings of `kind` for `target`.
         func rule(_ kind: AlertRuleKind, target: String) -> AlertRule {
@@ -55,6 +57,37 @@ public final class AlertEngine: Sendable {
             state.machines = state.machines.filter { $0.key.target != target }
             state.overrides[target] = nil
         }
+    }
+
+    /// Resolves every alert of `context.target`, which a reload removed from the configuration, and drops its
+    /// states: each firing alert gets the rows and event a resolution makes (rows only where the rule's
+    /// `send_resolved` is on), its message saying the target was removed. Until `admit(target:)`, results of that
+    /// target (a probe still in flight) are ignored.
+    public func remove(_ context: AlertContext, now: Timestamp) -> AlertDecision {
+        let steps = state.withLock { state -> [Step] in
+            state.removed.insert(context.target)
+            state.overrides[context.target] = nil
+            var steps: [Step] = []
+            for kind in AlertRuleKind.allCases {
+                let key = Key(target: context.target, kind: kind)
+                guard let machine = state.machines.removeValue(forKey: key), machine.isFiring else { continue }
+                steps.append(Step(kind: kind, rule: state.rule(kind, target: context.target),
+                                  notification: .resolved(message: machine.message), since: machine.since))
+            }
+            return steps
+        }
+        guard !steps.isEmpty else { return AlertDecision() }
+        let report = PinValidationReport(dateTime: now, hostname: context.host, port: context.port,
+                                         effectiveExpirationDate: context.pinsExpire.map(Timestamp.init),
+                                         includeSubdomains: context.includeSubdomains, notedHostname: context.notedHostname,
+                                         servedCertificateChain: [], validatedCertificateChain: [],
+                                         knownPins: context.knownPins.map(PinValidationReport.rfc7469Pin))
+        return decision(steps, context: context, report: report, now: now, resolution: "target removed from the configuration")
+    }
+
+    /// Lets results of `target` raise alerts again (a reload added a target of a name removed before).
+    public func admit(target: String) {
+        state.withLock { _ = $0.removed.remove(target) }
     }
 
     /// Alerts firing now, by target and kind.
@@ -116,9 +149,10 @@ public final class AlertEngine: Sendable {
     /// Feeds one probe result of `context.target` through every enabled rule.
     /// - Returns: outbox rows (one per alert and sink, pending, due `now`) and feed events.
     public func evaluate(_ record: ProbeRecord, context: AlertContext, now: Timestamp) -> AlertDecision {
-        let steps: [(kind: AlertRuleKind, rule: AlertRule, notification: AlertRuleState.Notification, since: Timestamp?)] =
+        let steps: [Step] =
             state.withLock { state in
-                var steps: [(AlertRuleKind, AlertRule, AlertRuleState.Notification, Timestamp?)] = []
+                var steps: [Step] = []
+                guard !state.removed.contains(context.target) else { return steps }
                 state.overrides[context.target] = context.ruleOverrides.isEmpty ? nil : context.ruleOverrides
                 let previousKey = state.leafKeys[context.target]
                 if record.outcome != .skipped, let leaf = record.servedChain.first {
@@ -141,7 +175,7 @@ public final class AlertEngine: Sendable {
                     var machine = state.machines[key] ?? AlertRuleState()
                     let since = machine.since
                     if let notification = machine.step(observation, rule: rule, now: now) {
-                        steps.append((kind, rule, notification, machine.since ?? since))
+                        steps.append(Step(kind: kind, rule: rule, notification: notification, since: machine.since ?? since))
                     }
                     // A quiet machine behaves as a new one: keeping only the others keeps memory per active rule,
                     // not per (target, rule).
@@ -150,9 +184,22 @@ public final class AlertEngine: Sendable {
                 return steps
             }
         guard !steps.isEmpty else { return AlertDecision() }
+        return decision(steps, context: context, report: PinValidationReport(record: record, context: context), now: now)
+    }
 
+    /// One notification of one rule, as a step of its state machine produced it.
+    private struct Step {
+        var kind: AlertRuleKind
+        var rule: AlertRule
+        var notification: AlertRuleState.Notification
+        var since: Timestamp?
+    }
+
+    /// The events, log lines and outbox rows (one per sink) of `steps`; `resolution` says why a resolved alert
+    /// resolved when it was not a good result.
+    private func decision(_ steps: [Step], context: AlertContext, report: PinValidationReport, now: Timestamp,
+                          resolution: String? = nil) -> AlertDecision {
         var decision = AlertDecision()
-        let report = PinValidationReport(record: record, context: context)
         var sinks: [String] = []
         for sink in context.sinks where !sinks.contains(sink) { sinks.append(sink) }
         for step in steps {
@@ -163,7 +210,8 @@ public final class AlertEngine: Sendable {
             case .stillFiring(let text, let isReminder):
                 (alertState, message, reminder) = (.firing, text, isReminder)
             case .resolved(let previous):
-                (alertState, message, reminder) = (.resolved, "\(step.kind.title) resolved for \(context.target) (was: \(previous))", false)
+                let why = resolution.map { ": \($0)" } ?? ""
+                (alertState, message, reminder) = (.resolved, "\(step.kind.title) resolved for \(context.target)\(why) (was: \(previous))", false)
             }
             decision.events.append(AlertEvent(kind: step.kind.rawValue, state: alertState, target: context.target,
                                               time: now, message: message, reminder: reminder))

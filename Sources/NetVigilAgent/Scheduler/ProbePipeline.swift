@@ -74,15 +74,7 @@ public struct ProbePipeline: Sendable {
         }
         var decision = AlertDecision()
         if let alerts {
-            let policy = target.hostPolicy
-            let context = AlertContext(
-                target: target.name, url: target.url, host: target.host, port: target.port, sinks: target.alertSinks,
-                labels: target.labels, endpoint: target.endpoint,
-                knownPins: policy.policy.configuredPins.map(\.description),
-                includeSubdomains: policy.pattern.map { $0.kind != .exact } ?? false,
-                notedHostname: policy.pattern?.description, pinsExpire: policy.policy.pinsExpire,
-                minCertificateValidity: target.configuration.expectations.minCertificateValidity.map { .milliseconds(Int64($0 * 1_000)) },
-                addresses: addressRows?.findings ?? [], ruleOverrides: target.alertRules)
+            let context = target.alertContext(addresses: addressRows?.findings ?? [])
             decision = alerts.evaluate(record, context: context, now: .now())
         }
         // Never waits for the commit: while the store cannot be written, probing and alerting go on and the rows

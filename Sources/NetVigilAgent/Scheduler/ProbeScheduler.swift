@@ -14,7 +14,8 @@ import Synchronization
 /// - When a target's host becomes reachable again after a skipped probe, it is probed at once.
 /// - Stopping cancels the probes in flight: each is stored as skipped ("cancelled: netvigil stopped ..."), with no alert.
 /// - `update(targets:)` applies a reloaded configuration: unchanged targets keep their phase, changed ones restart
-///   (after their probe in flight, keeping their next tick when the interval is the same), removed ones stop.
+///   (after their probe in flight, keeping their next tick when the interval is the same), removed ones stop and
+///   their firing alerts resolve ("target removed").
 ///
 /// The decisions are ``ProbeTimeline``'s (a pure state machine with every target's next tick in a heap); this class
 /// is its shell: one loop task sleeps until the earliest tick (or a wake from a reload, a finished probe or a host
@@ -119,14 +120,17 @@ public final class ProbeScheduler: Service, Sendable {
     public func update(targets: [ProbeTarget]) async -> (added: [String], changed: [String], removed: [String]) {
         pipeline.states.configure(targets)
         let (now, wallClock) = (ContinuousClock.now, Self.wallClockNanoseconds())
-        let (change, wake) = state.withLock { state in
-            (state.timeline.update(targets: targets, now: now, wallClockNanoseconds: wallClock), state.loopMustWake())
+        let names = Set(targets.map(\.name))
+        let (change, wake, removed) = state.withLock { state in
+            let removed = state.timeline.slots.values.map(\.target).filter { !names.contains($0.name) }
+            return (state.timeline.update(targets: targets, now: now, wallClockNanoseconds: wallClock), state.loopMustWake(),
+                    removed)
         }
         if wake { loopWaker.wake() }
-        for name in change.removed {
-            pipeline.alerts?.forget(target: name)
-            pipeline.metrics?.targetRemoved(name)
-        }
+        // A removed target's firing alerts resolve ("target removed"), so no sink is left with one firing forever.
+        pipeline.resolveAlerts(ofRemoved: removed)
+        for name in change.removed { pipeline.metrics?.targetRemoved(name) }
+        for name in change.added { pipeline.alerts?.admit(target: name) }
         for name in change.changed { pipeline.alerts?.forget(target: name) }
         await watchReachability()
         return (change.added, change.changed, change.removed)
