@@ -2,7 +2,8 @@ import NetVigilAgent
 
 /// One scrape's Prometheus text (format 0.0.4) in chunks: the registry's families and the agent's per-target
 /// series, families in name order and the samples of gauges and counters in the order of their text, so scrapes
-/// read and diff well (histogram lines keep the registry's order).
+/// read and diff well (histogram lines keep the registry's order). Every sample value, the registry's too, is
+/// written by ``PrometheusText/value(_:)``.
 ///
 /// The registry's part (process-wide series, a few hundred lines) is rendered and sorted up front; the per-target
 /// series, nearly all of the text with many targets, are rendered as the chunks are taken, so a scrape of thousands
@@ -81,7 +82,8 @@ public struct MetricsExposition: Sendable, Sequence, IteratorProtocol {
                 }
             } else {
                 if families.isEmpty { families.append(Family(name: "")) }
-                families[families.count - 1].samples.append(line)
+                // The registry prints a value as Swift prints the Double; netvigil's one formatter rewrites it.
+                families[families.count - 1].samples.append(PrometheusText.rewritingValue(of: line))
             }
         }
         return families.map { family in

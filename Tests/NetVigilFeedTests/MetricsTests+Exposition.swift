@@ -47,6 +47,26 @@ extension MetricsTests {
         XCTAssertEqual(text, Self.registryExposition)
     }
 
+    /// One way of writing values for the whole text: a phase of 0.233 ms in the table's lines, a gauge and a
+    /// histogram sum in the registry's, each the shortest way that reads back as the value rounded, not with the
+    /// float noise Swift prints (`0.00023300000000000003`, `0.30000000000000004`).
+    func testValuesOfTheTableAndOfTheRegistryAreWrittenTheSameShortWay() throws {
+        let metrics = FeedMetrics()
+        var record = Self.okRecord()
+        record.timings.connect = 0.233
+        metrics.agent.probeFinished(target: "api", record: record)
+        metrics.registry.makeGauge(name: "test_noisy_ratio").set(0.1 + 0.2)
+        let histogram = metrics.registry.makeValueHistogram(name: "test_noisy_seconds", buckets: [0.001, 1])
+        histogram.record(0.1)
+        histogram.record(0.2)
+        let text = String(decoding: metrics.exposition().text, as: UTF8.self)
+        XCTAssertTrue(text.contains("netvigil_probe_duration_seconds{target=\"api\",phase=\"connect\"} 0.000233\n"), text)
+        XCTAssertTrue(text.contains("\ntest_noisy_ratio 0.3\n"), text)
+        XCTAssertTrue(text.contains("\ntest_noisy_seconds_sum 0.3\n"), text)
+        XCTAssertTrue(text.contains("test_noisy_seconds_bucket{le=\"+Inf\"} 2\n"), text)
+        XCTAssertFalse(text.contains("00000000000"), "float noise in \(text)")
+    }
+
     /// 2,000 targets: nothing per target in the registry, every series in the exposition, none left after removal.
     func testThousandsOfTargetsLiveInTheTableAndGoWithTheirTargets() throws {
         let metrics = FeedMetrics()

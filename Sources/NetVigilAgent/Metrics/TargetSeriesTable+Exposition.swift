@@ -19,8 +19,9 @@ extension TargetSeriesTable {
 
     /// Every family the table renders, in name order (the order the exposition lists families in).
     ///
-    /// Lines are written as swift-prometheus writes its own: labels in the order given, gauge values as Swift prints
-    /// a `Double` (`1.0`), counters as integers.
+    /// Lines are written as swift-prometheus writes its own: labels in the order given, counters as integers, gauge
+    /// values by ``PrometheusText/value(_:)`` (`1.0`, `0.000233`), as the registry's are once the exposition has
+    /// passed them through it.
     static let families: [Family] = ([
         lastRunFamily(Name.probeSuccess) { $0.success },
         Family(name: Name.probeSkipped, lines: .probe { target, entry, buffer in
@@ -113,7 +114,7 @@ extension [UInt8] {
     /// Appends one gauge line.
     mutating func appendSample(_ name: String, _ target: String, _ own: (String, String)?, _ suffix: [UInt8], _ value: Double) {
         appendSeries(name, target, own, suffix)
-        append(contentsOf: value.description.utf8)
+        append(contentsOf: PrometheusText.value(value).utf8)
         append(UInt8(ascii: "\n"))
     }
 
