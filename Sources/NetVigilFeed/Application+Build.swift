@@ -55,7 +55,8 @@ func buildRouter(configuration: FeedConfiguration, state: FeedState) -> Router<B
     FeedRoutes.addSeries(to: router, state: state)
     FeedRoutes.addExport(to: router, state: state)
     FeedRoutes.addEvents(to: router, state: state)
-    FeedRoutes.addStatusPage(to: router, publicStatus: configuration.publicStatus)
+    FeedRoutes.addStatusPage(to: router, state: state, publicStatus: configuration.publicStatus,
+                             namesOpen: configuration.token == nil || configuration.publicStatus)
     if configuration.publicStatus {
         FeedRoutes.addPublicStatus(to: router, state: state)
     }

@@ -47,6 +47,11 @@ public struct FeedState: Sendable {
         self.exportTimeLimit = exportTimeLimit
     }
 
+    /// Whether a probe target of this name is configured.
+    func hasTarget(_ name: String) -> Bool {
+        targets?.contains(name) ?? false
+    }
+
     /// One probe target with its firing alerts, nil when not configured.
     func targetSnapshot(_ name: String, now: Timestamp = .now()) -> TargetSnapshot? {
         targets?.snapshot(name, now: now, firing: alerts?.firing(target: name) ?? [])

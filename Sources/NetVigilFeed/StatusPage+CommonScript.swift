@@ -137,11 +137,20 @@ extension StatusPage {
             const node = svg("svg", {class: "spark", viewBox: "0 0 100 20", preserveAspectRatio: "none", role: "img",
                                      "aria-label": label});
             if (!numbers.length) return node;
+            if (numbers.length === 1) {
+              // One value is no line yet: a dashed level across and a tick where (when) it was measured.
+              const at = values.findIndex((v) => typeof v === "number");
+              const x = (values.length > 1 ? (at / (values.length - 1)) * 98 + 1 : 99).toFixed(1);
+              node.classList.add("one-point");
+              node.append(svg("polyline", {class: "single", points: "1,10 99,10"}),
+                          svg("line", {x1: x, x2: x, y1: 3, y2: 17}));
+              return node;
+            }
             const max = Math.max(...numbers) || 1;
             let run = [];
             // A lone value (neighbours without results) becomes a short dash so it shows.
             const flush = () => { if (run.length) node.append(svg("polyline", {points: run.length === 1
-              ? (run[0][0] - 1).toFixed(1) + "," + run[0][1] + " " + (run[0][0] + 1).toFixed(1) + "," + run[0][1]
+              ? (run[0][0] - 3).toFixed(1) + "," + run[0][1] + " " + (run[0][0] + 3).toFixed(1) + "," + run[0][1]
               : run.map(([x, y]) => x.toFixed(1) + "," + y).join(" ")})); run = []; };
             values.forEach((v, i) => {
               if (typeof v !== "number") { flush(); return; }

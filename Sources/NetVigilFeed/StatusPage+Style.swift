@@ -67,10 +67,18 @@ extension StatusPage {
         .chart { width: 100%; height: auto; max-height: 18rem; display: block; }
         .chart .grid { stroke: var(--line); } .chart text { fill: var(--muted); font-size: 10px; }
         .legend span { margin-right: 0.8rem; white-space: nowrap; } .swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.25em; }
+        .spark .single { stroke-dasharray: 3 2; opacity: 0.6; }
+        .spark line { stroke: currentColor; stroke-width: 2; vector-effect: non-scaling-stroke; }
         @media (max-width: 700px) {
           body { padding: 0.6rem 0.7rem; }
           .wide { display: none; }
           th, td { padding: 0.25rem 0.3rem; }
+          /* The served chain as one block per certificate: subject, then pin and not after on lines of their own. */
+          #chain thead { display: none; }
+          #chain tr { display: grid; grid-template-columns: 1.5rem minmax(0, 1fr); border-bottom: 1px solid var(--line); }
+          #chain td { border: 0; min-width: 0; }
+          #chain td.pin, #chain td.not-after { grid-column: 2; text-align: left; white-space: normal; }
+          #chain td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); font-size: 0.85em; }
         }
         """#
 }

@@ -9,6 +9,7 @@ extension TargetPage {
                           ["revocation", "#e16f24"], ["processing", "#1a7f37"], ["transfer", "#cf222e"]];
           let range = "24h", data = null;
           byId("home").setAttribute("href", "../");
+          byId("missing-home").setAttribute("href", "../");
           byId("target-name").textContent = NAME;
           document.title = NAME + " \u2013 netvigil";
           for (const button of document.querySelectorAll("[data-range]")) {
@@ -16,17 +17,28 @@ extension TargetPage {
           }
 
           const openEvents = (init) => fetch("../v1/events", init);
+          // Behind a token the page is served for any name: once the feed says the name is unknown, say so.
+          const missing = (response) => {
+            if (response.status === 404) { byId("missing").hidden = false; byId("content").hidden = true; }
+            return response;
+          };
+          // A phone turned sideways gets a chart drawn for its new width.
+          let resizeTimer = null;
+          addEventListener("resize", () => {
+            clearTimeout(resizeTimer);
+            resizeTimer = setTimeout(() => { if (data) renderCharts(); }, 200);
+          });
           const page = {
             async load(getJSON) {
               const series = "range=" + range + "&bucket=" + RANGES[range];
               const [target, uptime, timings, alerts] = await Promise.all([
-                getJSON(fetch(BASE, options())),
+                getJSON(fetch(BASE, options()).then(missing)),
                 getJSON(fetch(BASE + "/uptime?" + series, options())),
                 getJSON(fetch(BASE + "/timings?" + series, options())),
                 getJSON(fetch("../v1/history?kind=alerts&since=-7d&limit=1000&target=" + encodeURIComponent(NAME), options()))]);
               data = {target, uptime, timings, alerts};
             },
-            render() { renderHead(); renderAddresses(); renderCharts(); renderChain(); renderPinMatch(); renderFindings(); renderAlerts(); renderResults(); },
+            render() { byId("missing").hidden = true; renderHead(); renderAddresses(); renderCharts(); renderChain(); renderPinMatch(); renderFindings(); renderAlerts(); renderResults(); },
           };
 
           function renderHead() {
@@ -65,11 +77,13 @@ extension TargetPage {
             const buckets = data.timings.buckets;
             const sums = buckets.map((b) => PHASES.reduce((sum, [phase]) => sum + ((b.phases[phase] || {}).avg || 0), 0));
             const top = Math.max(1, ...sums);
-            const W = 1000, H = 170, left = 48, slot = (W - left) / buckets.length;
+            // Drawn at the width it is shown at (one unit a pixel), so its labels keep their size on a phone.
+            const shown = Math.round(byId("phase-chart").getBoundingClientRect().width);
+            const W = shown >= 280 ? shown : 1000, H = W < 600 ? 140 : 170, left = 48, slot = (W - left) / buckets.length;
             const chart = svg("svg", {class: "chart", viewBox: "0 0 " + W + " " + (H + 14), role: "img",
                                       "aria-label": "average response time by phase, " + range});
             for (const fraction of [0, 0.5, 1]) {
-              const y = H - fraction * (H - 4);
+              const y = H - fraction * (H - 12);
               chart.append(svg("line", {class: "grid", x1: left, x2: W, y1: y, y2: y}),
                            svg("text", {x: 0, y: y + 3}, milliseconds(top * fraction) + " ms"));
             }
@@ -80,7 +94,7 @@ extension TargetPage {
               for (const [phase, colour] of PHASES) {
                 const value = (bucket.phases[phase] || {}).avg;
                 if (typeof value !== "number") continue;
-                const height = value / top * (H - 4);
+                const height = value / top * (H - 12);
                 y -= height;
                 group.append(svg("rect", {x: (left + i * slot + 0.5).toFixed(1), y: y.toFixed(1), width: Math.max(0.5, slot - 1).toFixed(1),
                                           height: height.toFixed(2), fill: colour}));
@@ -92,7 +106,9 @@ extension TargetPage {
             chart.append(svg("text", {x: left, y: H + 12}, range === "24h" ? "24 h ago" : "7 days ago"),
                          svg("text", {x: W - 20, y: H + 12}, "now"));
             byId("phase-chart").replaceChildren(chart);
-            byId("phase-legend").replaceChildren(...PHASES.map(([phase, colour]) => {
+            // Only the phases some bucket has (no proxy or revocation lines for a direct probe without them).
+            const present = PHASES.filter(([phase]) => buckets.some((b) => typeof (b.phases[phase] || {}).avg === "number"));
+            byId("phase-legend").replaceChildren(...present.map(([phase, colour]) => {
               const swatch = el("span", {class: "swatch"});
               swatch.style.background = colour;
               return el("span", {}, swatch, phase);
@@ -112,8 +128,8 @@ extension TargetPage {
               const left = Math.floor((parseTime(cert.not_after) - serverNow()) / 86400000);
               return el("tr", {class: "certificate"},
                 el("td", {class: "num"}, i), el("td", {class: "subject"}, cert.subject), el("td", {class: "wide"}, cert.issuer),
-                el("td", {class: "pin"}, el("code", {}, cert.spki_pin)),
-                el("td", {class: "num " + daysTone(left), title: cert.not_after}, cert.not_after.slice(0, 10) + " (" + daysText(left) + ")"));
+                el("td", {class: "pin", "data-label": "pin"}, el("code", {}, cert.spki_pin)),
+                el("td", {class: "num not-after " + daysTone(left), title: cert.not_after, "data-label": "not after"}, cert.not_after.slice(0, 10) + " (" + daysText(left) + ")"));
             }));
           }
 

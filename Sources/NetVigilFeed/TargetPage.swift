@@ -35,6 +35,11 @@ enum TargetPage {
         </header>
         <noscript><p>This page needs JavaScript; the same data is under <code>/v1/targets/</code>.</p></noscript>
         {{token-form}}
+        <section id="missing" hidden>
+          <h2>No target of this name</h2>
+          <p>This daemon's configuration has no target of that name; it may have been renamed or removed.</p>
+          <p><a id="missing-home">← Back to the overview of all targets</a></p>
+        </section>
         <main id="content" hidden>
           <div id="target" class="card target"></div>
           <section id="addresses-section" hidden>

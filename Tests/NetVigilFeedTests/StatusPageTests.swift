@@ -137,4 +137,42 @@ final class TargetPageTests: XCTestCase {
         }
         StatusPageTests.assertSelfContained(html: TargetPage.html(nonce: "n"), script: TargetPage.script)
     }
+
+    /// Where target names are no secret (no token, or public mode), an unknown name gets a 404 HTML page that
+    /// says so and links back to the overview, not the page with a raw API error; a configured name gets the page.
+    func testUnknownTargetGetsA404PageWithAWayBack() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        let states = TargetStates()
+        states.configure(try AgentConfiguration(yaml: "targets:\n  - { name: api, url: \"https://api.test/\" }\n",
+                                                file: "t.yml").targets.targets)
+        for (token, publicStatus) in [(nil, false), ("page-token", true)] as [(String?, Bool)] {
+            let app = buildApplication(
+                configuration: FeedConfiguration(listen: ListenAddress(host: "127.0.0.1", port: 0),
+                                                 token: token.map(Secret.init), publicStatus: publicStatus),
+                state: FeedState(store: store, targets: states), logger: Logger(label: "test"))
+            try await app.test(.router) { client in
+                try await client.execute(uri: "/targets/api", method: .get) { response in
+                    XCTAssertEqual(response.status, .ok)
+                    XCTAssertTrue(String(buffer: response.body).contains("id=\"phase-chart\""))
+                }
+                try await client.execute(uri: "/targets/no-such%3Cb%3E", method: .get) { response in
+                    XCTAssertEqual(response.status, .notFound)
+                    XCTAssertEqual(response.headers[.contentType], "text/html; charset=utf-8")
+                    let policy = try XCTUnwrap(response.headers[.contentSecurityPolicy])
+                    XCTAssertFalse(policy.contains("unsafe-inline"), policy)
+                    let html = String(buffer: response.body)
+                    XCTAssertTrue(html.hasPrefix("<!DOCTYPE html>"), html)
+                    XCTAssertTrue(html.contains("No target named “no-such&lt;b&gt;”"), html)
+                    XCTAssertFalse(html.contains("<b>"), "the name is escaped")
+                    XCTAssertTrue(html.contains("<a id=\"overview-link\" href=\"../\">"), html)
+                    XCTAssertFalse(html.contains("{{"), "a placeholder was left in the page")
+                    XCTAssertFalse(html.contains("answered HTTP") || html.contains("{\"error\""), "no raw API message")
+                }
+            }
+        }
+        // Self-contained but for its two links back (it has no script to set them).
+        StatusPageTests.assertSelfContained(
+            html: TargetNotFoundPage.html(name: "x", nonce: "n").replacingOccurrences(of: #" href="../""#, with: ""), script: "")
+    }
 }

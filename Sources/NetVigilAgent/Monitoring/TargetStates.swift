@@ -145,6 +145,9 @@ public final class TargetStates: Sendable {
     /// Configured target names in configuration order.
     public var names: [String] { state.withLock { $0.order } }
 
+    /// Whether a target of this name is configured.
+    public func contains(_ name: String) -> Bool { state.withLock { $0.entries[name] != nil } }
+
     /// Snapshots in configuration order; `firing` supplies the firing alerts per target. Without `uptime` their
     /// uptime ratios are left nil (a reader that does not show them skips counting three windows per target).
     /// The state is copied under the lock (copy on write) and the snapshots are built outside it, so probes

@@ -116,6 +116,17 @@ extension StatusPageBrowserTests {
         try waitInPage(browser, "the target page on a phone", """
             document.documentElement.clientWidth === 390 && document.documentElement.scrollWidth <= 390
             """)
+        // On a phone the chart is drawn for its width (labels keep a readable size), the served chain needs no
+        // sideways scroll to show "not after", and the legend names only phases the probes had (no proxy here).
+        try waitInPage(browser, "the phone layout of the chart, the chain and the legend", """
+            [...document.querySelectorAll('#phase-chart text')].every((t) => t.getBoundingClientRect().height >= 9)
+              && [...document.querySelectorAll('#chain tr.certificate td.not-after')].every((cell) => {
+                   const box = cell.getBoundingClientRect(); return box.width > 0 && box.left >= 0 && box.right <= 390; })
+              && document.querySelector('#chain').parentElement.scrollWidth <= document.querySelector('#chain').parentElement.clientWidth
+              && document.querySelector('#phase-legend').textContent.includes("connect")
+              && !document.querySelector('#phase-legend').textContent.includes("proxy")
+            """)
+        saveScreenshot(browser, "target-page-390")
         _ = try browser.step(["viewport": 1280, "height": 900])
         _ = try browser.step(["eval": "document.querySelector('[data-range=\"7d\"]').click(); true"])
         try waitInPage(browser, "the 7-day chart", "document.querySelectorAll('#uptime .bucket').length === 42")
