@@ -203,7 +203,8 @@ public enum TestCertificateFactory {
             let code = ERR_get_error()
             var buffer = [CChar](repeating: 0, count: 256)
             ERR_error_string_n(code, &buffer, buffer.count)
-            description = "test certificate: \(step) failed: \(String(cString: buffer))"
+            description = "test certificate: \(step) failed: "
+                + String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
     }
 }
