@@ -261,6 +261,9 @@ extension MetricsTests {
         # HELP netvigil_resource_exhausted_total Probes that failed because the agent ran out of descriptors or memory (EMFILE, ENFILE, ENOMEM); never a target_down.
         # TYPE netvigil_resource_exhausted_total counter
         netvigil_resource_exhausted_total 1
+        # HELP netvigil_revocation_fetches_refused_total Revocation fetches (CRL, OCSP) refused because they would connect to a link-local or cloud-metadata address or to the daemon's own feed.
+        # TYPE netvigil_revocation_fetches_refused_total counter
+        netvigil_revocation_fetches_refused_total 0
         # HELP netvigil_scheduler_skipped_ticks_total Ticks dropped because the target's previous probe was still running when they came.
         # TYPE netvigil_scheduler_skipped_ticks_total counter
         netvigil_scheduler_skipped_ticks_total 1.0
