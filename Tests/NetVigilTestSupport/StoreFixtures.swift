@@ -40,4 +40,18 @@ public enum Fixtures {
                     payloadJSON: "{\"kind\":\"pin_mismatch\",\"state\":\"firing\"}", state: state,
                     nextAttemptAt: base.adding(.seconds(Int64(index))), idempotencyKey: "key-\(index)")
     }
+
+    /// The paging tests' store: probes, reachability events and alerts that share timestamps (ties are broken by kind,
+    /// then id).
+    public static func pagingStore(_ directory: TemporaryDirectory) async throws -> Store {
+        let store = try Store.open(path: directory.path("n.sqlite"))
+        var probes = (0..<30).map { probe($0, target: $0 % 3 == 0 ? "web" : "api", ok: $0 % 5 != 0) }
+        // Five probes in the same millisecond as probe 12 and reachability event 12.
+        probes += (0..<5).map { probe(100 + $0, target: "api", at: base.adding(.seconds(12))) }
+        try await store.write(WriteBatch(
+            probes: probes,
+            reachabilityEvents: (0..<20).map { reachability($0, target: $0 < 10 ? "default" : "api") },
+            alerts: [alert(3), alert(12, state: .delivered, target: "web"), alert(29)]))
+        return store
+    }
 }

@@ -3,18 +3,12 @@ import NetVigilTestSupport
 import XCTest
 @testable import NetVigilStore
 
+/// History pages, in process; that a page's items validate against the export schema (python3 jsonschema) is
+/// IntegrationTests' HistoryPageSchemaTests.
 final class HistoryPageTests: XCTestCase {
     /// Probes, reachability events and alerts that share timestamps (ties are broken by kind, then id).
     private func seededStore(_ directory: TemporaryDirectory) async throws -> Store {
-        let store = try Store.open(path: directory.path("n.sqlite"))
-        var probes = (0..<30).map { Fixtures.probe($0, target: $0 % 3 == 0 ? "web" : "api", ok: $0 % 5 != 0) }
-        // Five probes in the same millisecond as probe 12 and reachability event 12.
-        probes += (0..<5).map { Fixtures.probe(100 + $0, target: "api", at: Fixtures.base.adding(.seconds(12))) }
-        try await store.write(WriteBatch(
-            probes: probes,
-            reachabilityEvents: (0..<20).map { Fixtures.reachability($0, target: $0 < 10 ? "default" : "api") },
-            alerts: [Fixtures.alert(3), Fixtures.alert(12, state: .delivered, target: "web"), Fixtures.alert(29)]))
-        return store
+        try await Fixtures.pagingStore(directory)
     }
 
     /// The NDJSON export's row lines in history order (time, kind, id): what paging must reproduce byte for byte.
@@ -97,21 +91,6 @@ final class HistoryPageTests: XCTestCase {
         XCTAssertEqual(lines, try expectedLines(store))
         XCTAssertEqual(lines.count, 58 + 3)
         XCTAssertTrue(lines.last?.hasPrefix("{\"type\":\"reachability\"") ?? false, lines.last ?? "")
-    }
-
-    func testPageItemsValidateAsExportLines() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await seededStore(directory)
-        let header = MemoryOutput()
-        _ = try HistoryExporter(store: store, version: "t").export(ExportQuery(), format: .ndjson, to: header)
-        let headerLine = try XCTUnwrap(header.string.split(separator: "\n").first)
-        let page = try HistoryExporter(store: store, version: "t").page(ExportQuery(), after: nil, limit: 1_000)
-        let text = ([String(headerLine)] + page.items.map { String(decoding: $0, as: UTF8.self) }).joined(separator: "\n") + "\n"
-        try SchemaValidator.assertValid(text: text, ndjson: true)
-
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(page.json)) as? [String: Any])
-        XCTAssertEqual((json["items"] as? [Any])?.count, 58)
-        XCTAssertTrue(json["next_cursor"] is NSNull)
     }
 
     func testCursorRoundTripsAndRejectsAnythingElse() throws {
