@@ -89,8 +89,14 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The status pages' HTML, CSS and JavaScript: compiled in as `PageAssets` by the plugin, never read at run time.
+            exclude: ["Pages"],
+            plugins: ["EmbedPageAssetsPlugin"]
         ),
+        // The build-tool plugin and its tool that turn Sources/NetVigilFeed/Pages into a Swift source.
+        .executableTarget(name: "EmbedPageAssets"),
+        .plugin(name: "EmbedPageAssetsPlugin", capability: .buildTool(), dependencies: ["EmbedPageAssets"]),
         // MARK: Daemon (the services of `netvigil run` in one ServiceGroup, built from a configuration)
         .target(
             name: "NetVigilDaemon",

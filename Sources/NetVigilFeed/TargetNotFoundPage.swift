@@ -7,20 +7,7 @@ enum TargetNotFoundPage {
     private static let pieces = StatusPage.pieces(markup: markup, script: "", title: "netvigil: no such target")
 
     /// The page's HTML: the overview's head and style, no script. `{{name}}` is the escaped name.
-    static let markup = #"""
-        {{head}}
-        <header>
-          <h1><a href="../">netvigil</a></h1>
-        </header>
-        <main id="not-found">
-          <h2>No target named “{{name}}”</h2>
-          <p>This daemon's configuration has no target of that name; it may have been renamed or removed.</p>
-          <p><a id="overview-link" href="../">← Back to the overview of all targets</a></p>
-        </main>
-        </body>
-        </html>
-
-        """#
+    static let markup = PageAssets.targetNotFoundHTML
 
     /// The page for `name` with `nonce` on its `<style>` element.
     static func html(name: String, nonce: String) -> String {
