@@ -21,8 +21,9 @@ extension TrustFinding {
         }
         violations += WebPKIProfile.caConstraints(judged, anchorDepth: anchorDepth ?? judged.indices.last { exempt($0) })
         var findings: [TrustFinding] = []
-        for violation in violations where WebPKIProfile.toleratedRules.contains(violation.rule) {
-            guard let index = servedChain.firstIndex(of: judged[violation.depth]), let code = toleratedRuleCodes[violation.rule] else { continue }
+        for violation in violations {
+            guard let code = WebPKIProfile.toleratedRules[violation.rule],
+                  let index = servedChain.firstIndex(of: judged[violation.depth]) else { continue }
             findings.append(TrustFinding(code: code, certificate: index, message: violation.detail + "; TLS clients accept it"))
         }
         let leafFlags = X509_get_extension_flags(leaf.x509)
@@ -42,13 +43,4 @@ extension TrustFinding {
         }
         return findings
     }
-
-    /// The finding code of each rule `webpki` tolerates (zlint's names where zlint has the lint).
-    static let toleratedRuleCodes: [String: String] = [
-        "authority_key_identifier_missing": "e_ext_authority_key_identifier_missing",
-        "subject_key_identifier_missing_ca": "e_ext_subject_key_identifier_missing_ca",
-        "ca_basic_constraints_not_critical": "e_basic_constraints_not_critical",
-        "ca_key_usage_missing": "e_ca_key_usage_missing",
-        "rsa_modulus_not_multiple_of_8": "e_rsa_mod_not_multiple_of_8",
-    ]
 }

@@ -96,7 +96,7 @@ public final class TrustStore: @unchecked Sendable {
     /// True when `anchor` is a system root and no configured anchor: a chain that ends there is publicly trusted.
     func isSystemRoot(_ anchor: Certificate?) -> Bool {
         guard usesSystemRoots, let anchor else { return false }
-        return knownAnchor(anchor.x509) == nil && !anchors.contains(anchor)
+        return !anchors.contains(anchor)
     }
 
     /// The configured anchor wrapping `pointer`, if it is one of ours.

@@ -10,17 +10,21 @@ import Foundation
 /// docs/trust.md.
 enum WebPKIProfile {
     /// Rules that RFC 5280 or the Baseline Requirements state but Chrome, NSS, Go, GnuTLS and OpenSSL's default
-    /// verification do not enforce.
-    static let toleratedRules: Set<String> = [
-        "authority_key_identifier_missing", "subject_key_identifier_missing_ca", "ca_basic_constraints_not_critical",
-        "ca_key_usage_missing", "rsa_modulus_not_multiple_of_8",
+    /// verification do not enforce, each with the code of the finding `webpki` reports instead (zlint's names where
+    /// zlint has the lint).
+    static let toleratedRules: [String: String] = [
+        "authority_key_identifier_missing": "e_ext_authority_key_identifier_missing",
+        "subject_key_identifier_missing_ca": "e_ext_subject_key_identifier_missing_ca",
+        "ca_basic_constraints_not_critical": "e_basic_constraints_not_critical",
+        "ca_key_usage_missing": "e_ca_key_usage_missing",
+        "rsa_modulus_not_multiple_of_8": "e_rsa_mod_not_multiple_of_8",
     ]
 
     /// The first rule `chain` (leaf → anchor) breaks that `profile` refuses, nil when it keeps them all.
     /// - Parameter host: checked against the leaf's subjectAltNames only; nil skips the host check.
     static func check(chain: [Certificate], host: HostCheck?, profile: ValidationProfile) -> ServerTrustFailureReason? {
         guard let leaf = chain.first else { return nil }
-        let refuses = { (violation: ChainRuleViolation) in profile == .strict || !toleratedRules.contains(violation.rule) }
+        let refuses = { (violation: ChainRuleViolation) in profile == .strict || toleratedRules[violation.rule] == nil }
         let anchorDepth = anchorDepth(of: chain)
         for (depth, certificate) in chain.enumerated() where depth != anchorDepth {
             if let violation = structureViolations(certificate, at: depth).first(where: refuses) { return .malformedCertificate(violation) }
