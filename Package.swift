@@ -14,7 +14,7 @@ let package = Package(
         .library(name: "NetVigilDaemon", targets: ["NetVigilDaemon"]),
         .library(name: "NetVigilTrust", targets: ["NetVigilTrust"]),
         .library(name: "NetVigilReachability", targets: ["NetVigilReachability"]),
-        .library(name: "NetVigilHTTP", targets: ["NetVigilHTTP"]),
+        .library(name: "NetVigilProber", targets: ["NetVigilProber"]),
         .library(name: "NetVigilProbeModel", targets: ["NetVigilProbeModel"]),
     ],
     dependencies: [
@@ -60,7 +60,7 @@ let package = Package(
                 "NetVigilConcurrency",
                 "NetVigilProbeModel",
                 "NetVigilStore",
-                "NetVigilHTTP",
+                "NetVigilProber",
                 "NetVigilReachability",
                 "NetVigilTrust",
                 "NetVigilSystem",
@@ -77,7 +77,7 @@ let package = Package(
                 "CMalloc",
                 "NetVigilAgent",
                 "NetVigilConcurrency",
-                "NetVigilHTTP",
+                "NetVigilProber",
                 "NetVigilProbeModel",
                 "NetVigilReachability",
                 "NetVigilStore",
@@ -103,7 +103,7 @@ let package = Package(
             dependencies: [
                 "NetVigilAgent",
                 "NetVigilFeed",
-                "NetVigilHTTP",
+                "NetVigilProber",
                 "NetVigilReachability",
                 "NetVigilStore",
                 "NetVigilSystem",
@@ -128,7 +128,7 @@ let package = Package(
         ),
         // MARK: HTTP
         .target(
-            name: "NetVigilHTTP",
+            name: "NetVigilProber",
             dependencies: [
                 "COpenSSL",
                 "NetVigilConcurrency",
@@ -191,7 +191,7 @@ let package = Package(
                 "NetVigilStore",
                 "NetVigilFeed",
                 "NetVigilTrust",
-                "NetVigilHTTP",
+                "NetVigilProber",
                 "NetVigilReachability",
                 "NetVigilSystem",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -212,12 +212,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "SchedulerBenchmarks",
-            dependencies: ["NetVigilAgent", "NetVigilHTTP", "NetVigilStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["NetVigilAgent", "NetVigilProber", "NetVigilStore", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/SchedulerBenchmarks"
         ),
         .executableTarget(
             name: "ProbeBenchmarks",
-            dependencies: ["NetVigilHTTP", "NetVigilTrust"],
+            dependencies: ["NetVigilProber", "NetVigilTrust"],
             path: "Benchmarks/ProbeBenchmarks"
         ),
         // MARK: Tests
@@ -228,7 +228,7 @@ let package = Package(
         .target(
             name: "NetVigilTestSupport",
             dependencies: [
-                "COpenSSL", "NetVigilAgent", "NetVigilFeed", "NetVigilHTTP", "NetVigilProbeModel", "NetVigilReachability",
+                "COpenSSL", "NetVigilAgent", "NetVigilFeed", "NetVigilProber", "NetVigilProbeModel", "NetVigilReachability",
                 "NetVigilStore", "NetVigilTrust", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -264,9 +264,9 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
         .testTarget(
-            name: "NetVigilHTTPTests",
+            name: "NetVigilProberTests",
             dependencies: [
-                "COpenSSL", "NetVigilHTTP", "NetVigilTrust", "NetVigilAgent", "NetVigilProbeModel", "NetVigilStore",
+                "COpenSSL", "NetVigilProber", "NetVigilTrust", "NetVigilAgent", "NetVigilProbeModel", "NetVigilStore",
                 "NetVigilTestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -280,7 +280,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "COpenSSL", "CNetlink", "NetVigilAgent", "NetVigilFeed", "NetVigilHTTP", "NetVigilProbeModel", "NetVigilReachability",
+                "COpenSSL", "CNetlink", "NetVigilAgent", "NetVigilFeed", "NetVigilProber", "NetVigilProbeModel", "NetVigilReachability",
                 "NetVigilStore", "NetVigilSystem", "NetVigilTestSupport", "NetVigilTrust",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -303,7 +303,7 @@ run_probe() {
   start_tls_nginx "$dir" "$port" "$plain"
   curl -sf --cacert "$dir/ca.pem" -o /dev/null "$url"
   echo "probe: $url (nginx $(/usr/sbin/nginx -v 2>&1 | sed 's|.*/||'), P-256 leaf signed by a throwaway CA; $(openssl version | cut -d' ' -f1-2); $(curl --version | head -1 | cut -d' ' -f1-2))"
-  echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources/NetVigilHTTP || echo ' + uncommitted changes in Sources/NetVigilHTTP')"
+  echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources/NetVigilProber || echo ' + uncommitted changes in Sources/NetVigilProber')"
 
   # 1. One probe vs curl -w: in-process timings.total vs curl's time_total (both exclude process start), then whole
   #    fresh processes (`netvigil probe` vs curl), interleaved.

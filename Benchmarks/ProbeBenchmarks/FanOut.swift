@@ -1,9 +1,9 @@
-import NetVigilHTTP
+import NetVigilProber
 
 /// `fanout`: CPU of one `addresses: all` tick over N addresses (`--addresses 127.0.0.1,127.0.0.2,...`, every one
 /// served by the same nginx) against one probe of the first address, both via `connect_to`, one after the other
 /// in alternating rounds (`--rounds`, `--ticks` each). Prints the pooled ratio (issue #18: at most 4.2 for 4).
-func fanOut(prober: HTTPProber, request: ProbeRequest, configuration: ProbeConfiguration) async {
+func fanOut(prober: Prober, request: ProbeRequest, configuration: ProbeConfiguration) async {
     let addresses = argument("--addresses", default: "127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4").split(separator: ",").map(String.init)
     let rounds = Int(argument("--rounds", default: "5")) ?? 5
     let ticks = Int(argument("--ticks", default: "200")) ?? 200

@@ -1,4 +1,4 @@
-// Request-stack benchmarks (issue #5, section 7): HTTPProber against a loopback HTTPS server.
+// Request-stack benchmarks (issue #5, section 7): Prober against a loopback HTTPS server.
 //
 //   swift build -c release --product ProbeBenchmarks
 //   ProbeBenchmarks single     --url https://127.0.0.1:18490/ --ca ca.pem [--runs 200] [--warmup 10]
@@ -9,12 +9,12 @@
 //                              [--expect-failure] [--timeout 10] [--max-growth-mb 2] [--baseline 100]
 //   ProbeBenchmarks fanout     --url https://127.0.0.1:18490/ --ca ca.pem [--addresses 127.0.0.1,...] [--rounds 5] [--ticks 200]
 //
-// Every probe is a fresh HTTPProber.probe: getaddrinfo, new TCP connection, full TLS handshake, trust evaluation of
+// Every probe is a fresh Prober.probe: getaddrinfo, new TCP connection, full TLS handshake, trust evaluation of
 // the served chain, GET, response validation. Trust anchors are only the --ca file (no system roots), as with
 // `curl --cacert` and blackbox_exporter's `tls_config.ca_file`. Benchmarks/run.sh probe starts nginx and runs all
 // modes next to curl, blackbox_exporter and `openssl s_time`.
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilTrust
 
 // MARK: Arguments and process statistics
@@ -78,7 +78,7 @@ extension String {
 // MARK: Probing
 
 /// One fresh probe; returns the result and the wall time around the call in milliseconds.
-func timedProbe(_ prober: HTTPProber, _ request: ProbeRequest, _ configuration: ProbeConfiguration) async -> (ProbeResult, Double) {
+func timedProbe(_ prober: Prober, _ request: ProbeRequest, _ configuration: ProbeConfiguration) async -> (ProbeResult, Double) {
     let start = ContinuousClock.now
     let result = await prober.probe(request, configuration: configuration)
     return (result, seconds(ContinuousClock.now - start) * 1_000)
@@ -120,7 +120,7 @@ struct Outcomes {
 // taken in turn.
 
 /// Runs `count` probes on `concurrency` loops (work shared through a counter on the caller's task).
-func runProbes(count: Int, concurrency: Int, prober: HTTPProber, request: ProbeRequest,
+func runProbes(count: Int, concurrency: Int, prober: Prober, request: ProbeRequest,
                configuration: ProbeConfiguration) async -> Outcomes {
     await withTaskGroup(of: Outcomes.self) { group in
         let loops = max(1, min(concurrency, count))
@@ -139,7 +139,7 @@ func runProbes(count: Int, concurrency: Int, prober: HTTPProber, request: ProbeR
 }
 
 /// `concurrency` loops probing until `end`.
-func runUntil(_ end: ContinuousClock.Instant, concurrency: Int, prober: HTTPProber, request: ProbeRequest,
+func runUntil(_ end: ContinuousClock.Instant, concurrency: Int, prober: Prober, request: ProbeRequest,
               configuration: ProbeConfiguration) async -> Outcomes {
     await withTaskGroup(of: Outcomes.self) { group in
         for _ in 0..<concurrency {
@@ -158,7 +158,7 @@ func runUntil(_ end: ContinuousClock.Instant, concurrency: Int, prober: HTTPProb
 // MARK: Modes
 
 /// N sequential probes: percentiles of `timings.total` and of the wall time around `probe`, phase medians.
-func single(prober: HTTPProber, request: ProbeRequest, configuration: ProbeConfiguration) async {
+func single(prober: Prober, request: ProbeRequest, configuration: ProbeConfiguration) async {
     let runs = Int(argument("--runs", default: "200")) ?? 200
     let warmup = Int(argument("--warmup", default: "10")) ?? 10
     for _ in 0..<warmup { _ = await prober.probe(request, configuration: configuration) }
@@ -198,7 +198,7 @@ func single(prober: HTTPProber, request: ProbeRequest, configuration: ProbeConfi
 }
 
 /// C loops of fresh probes for S seconds: probes/s of wall time and probes per CPU-second of this process.
-func throughput(prober: HTTPProber, request: ProbeRequest, configuration: ProbeConfiguration) async {
+func throughput(prober: Prober, request: ProbeRequest, configuration: ProbeConfiguration) async {
     let concurrency = Int(argument("--concurrency", default: "1")) ?? 1
     let duration = Double(argument("--seconds", default: "20")) ?? 20
     let warmup = Double(argument("--warmup", default: "2")) ?? 2
@@ -225,7 +225,7 @@ func throughput(prober: HTTPProber, request: ProbeRequest, configuration: ProbeC
 /// VmRSS, RssAnon and open descriptors after 100 probes and at checkpoints up to --probes (default 10,000).
 /// Fails (exit 1) when VmRSS grew by more than --max-growth-mb (default 2 MB) from 100 to the end, when descriptors
 /// did not return to their count after 100 probes, or when probes did not end as expected.
-func rss(prober: HTTPProber, request: ProbeRequest, configuration: ProbeConfiguration) async -> Bool {
+func rss(prober: Prober, request: ProbeRequest, configuration: ProbeConfiguration) async -> Bool {
     let total = max(100, Int(argument("--probes", default: "10000")) ?? 10_000)
     let concurrency = Int(argument("--concurrency", default: "1")) ?? 1
     let maxGrowth = Double(argument("--max-growth-mb", default: "2")) ?? 2
@@ -324,7 +324,7 @@ if let parsed = URL(string: url), ServiceScheme(url: parsed) != nil {
         fail("--url: \(error)")
     }
 }
-let prober = HTTPProber()
+let prober = Prober()
 // Sequential modes probe from this task, on a loop as the daemon's probe tasks do; the concurrent ones give each
 // probing task its own loop (`runProbes`, `runUntil`).
 let passed = await withTaskExecutorPreference(prober.nextTaskExecutor()) { () async -> Bool in

@@ -1,5 +1,5 @@
 // Scheduler benchmark: N targets on one interval against a loopback server, for a while, in-process with the real
-// probe pipeline (HTTPProber, StoreWriter on a real SQLite file, event hub, target state).
+// probe pipeline (Prober, StoreWriter on a real SQLite file, event hub, target state).
 //
 //   swift build -c release --product SchedulerBenchmarks
 //   .build/release/SchedulerBenchmarks --url http://127.0.0.1:8080/ --targets 1000 --interval 10s --seconds 300
@@ -9,7 +9,7 @@
 import Foundation
 import Logging
 import NetVigilAgent
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilStore
 
 func argument(_ name: String, default value: String) -> String {
@@ -52,7 +52,7 @@ let configuration = try AgentConfiguration(yaml: yaml, file: "bench.yml")
 let store = try Store.open(path: database)
 let writer = StoreWriter(store: store, logger: logger)
 let states = TargetStates()
-let pipeline = ProbePipeline(prober: HTTPProber(), writer: writer, states: states, events: EventHub(), logger: logger)
+let pipeline = ProbePipeline(prober: Prober(), writer: writer, states: states, events: EventHub(), logger: logger)
 // Every start of the run in the quantiles, not only the newest 10,000 that the daemon keeps for /metrics.
 let scheduler = ProbeScheduler(targets: configuration.targets.targets, concurrency: concurrency, pipeline: pipeline,
                                logger: logger, statistics: SchedulerStatistics(capacity: 1_000_000))

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import NetVigilAgent
 import NetVigilFeed
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilReachability
 import NetVigilStore
 import NetVigilSystem
@@ -100,7 +100,7 @@ public final class Daemon: Sendable {
                                          logger: Logger(label: "netvigil.alerts"), metrics: metrics.agent, writer: writer,
                                          firing: { alerts.firing() })
         let pipeline = ProbePipeline(
-            prober: HTTPProber(), writer: writer, states: states, events: events, alerts: alerts,
+            prober: Prober(), writer: writer, states: states, events: events, alerts: alerts,
             metrics: metrics.agent, reachability: monitor, alertsCommitted: { dispatcher.wake() },
             logger: Logger(label: "netvigil.probe"))
         let scheduler = ProbeScheduler(targets: configuration.targets.targets, concurrency: descriptors.concurrency,

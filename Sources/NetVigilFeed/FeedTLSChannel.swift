@@ -1,7 +1,7 @@
 import HummingbirdCore
 import Logging
 import NIOCore
-import NetVigilHTTP
+import NetVigilProber
 import Synchronization
 
 /// The feed's current TLS server context; a reload swaps it and new connections use the new one.

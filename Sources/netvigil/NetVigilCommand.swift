@@ -2,7 +2,7 @@ import ArgumentParser
 import CMalloc
 import Foundation
 import NetVigilAgent
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilStore
 
 /// The `netvigil` command line: the daemon and the operator tools around it.

@@ -1,5 +1,5 @@
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilProbeModel
 import NetVigilStore
 import NetVigilTrust

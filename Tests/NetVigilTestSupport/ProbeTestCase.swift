@@ -1,7 +1,7 @@
 import NIOHTTP1
 import NetVigilTrust
 import XCTest
-@testable import NetVigilHTTP
+@testable import NetVigilProber
 
 /// Helpers for probes against loopback servers.
 open class ProbeTestCase: XCTestCase {
@@ -18,6 +18,6 @@ open class ProbeTestCase: XCTestCase {
 
     public func probe(_ url: String, method: HTTPMethod = .GET, configuration: ProbeConfiguration) async throws -> ProbeResult {
         let request = try RequestSerializer(version: "test").request(method: method, url: url)
-        return await HTTPProber().probe(request, configuration: configuration)
+        return await Prober().probe(request, configuration: configuration)
     }
 }

@@ -42,7 +42,7 @@ size_t cossl_BIO_pending(BIO *bio);
 size_t cossl_BIO_wpending(BIO *bio);
 long cossl_BIO_set_mem_eof_return(BIO *bio, int v);
 
-// MARK: SSL (used by the TLS handler of NetVigilHTTP)
+// MARK: SSL (used by the TLS handler of NetVigilProber)
 long cossl_SSL_set_tlsext_host_name(SSL *ssl, const char *name);
 long cossl_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version);
 // OpenSSL's default cipher suites with AES-128-GCM first (TLS 1.3 and 1.2). 1 on success.

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import NetVigilConcurrency
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilStore
 import NetVigilTrust
 import ServiceLifecycle
@@ -31,7 +31,7 @@ public final class AlertDispatcher: Service, Sendable {
     private let settings: Mutex<Settings>
     let logger: Logger
     private let metrics: AgentMetrics?
-    let prober: HTTPProber
+    let prober: Prober
     private let pollInterval: Duration
     private let batchSize: Int
     private let concurrency: Int
@@ -63,7 +63,7 @@ public final class AlertDispatcher: Service, Sendable {
     ///   - writer: delivers its queued alert rows while the store cannot be written.
     ///   - firing: the alerts firing now (`AlertEngine.firing`), re-sent to Alertmanager sinks; nil sends none again.
     public init(store: Store, configuration: AlertsSection, logger: Logger, metrics: AgentMetrics? = nil,
-                prober: HTTPProber = HTTPProber(), pollInterval: Duration = .seconds(1), batchSize: Int = 64,
+                prober: Prober = Prober(), pollInterval: Duration = .seconds(1), batchSize: Int = 64,
                 concurrency: Int = 8, writer: StoreWriter? = nil, firing: (@Sendable () -> [FiringAlert])? = nil) {
         self.store = store
         self.writer = writer

@@ -1,5 +1,5 @@
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilTrust
 
 /// One JSON POST of an HTTP sink (webhook, Alertmanager) through netvigil's request stack: no redirects, the
@@ -15,7 +15,7 @@ struct AlertHTTPRequest {
     /// Names the receiver in errors: `webhook`, `Alertmanager`.
     var receiver: String
 
-    func send(with prober: HTTPProber) async throws(AlertDeliveryError) {
+    func send(with prober: Prober) async throws(AlertDeliveryError) {
         let request: ProbeRequest
         do {
             request = try RequestSerializer(version: NetVigilVersion.current)

@@ -1,13 +1,13 @@
 import Foundation
 import NetVigilConcurrency
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilStore
 import NetVigilTrust
 
 extension WebhookSink {
     /// POSTs the row's payload through netvigil's request stack (system trust roots, no redirects) with
     /// `Content-Type: application/json` and `Idempotency-Key`; acknowledged only by a 2xx status.
-    func deliver(_ row: AlertRecord, prober: HTTPProber, trustStore: TrustStore) async throws(AlertDeliveryError) {
+    func deliver(_ row: AlertRecord, prober: Prober, trustStore: TrustStore) async throws(AlertDeliveryError) {
         let headers = [("Idempotency-Key", row.idempotencyKey)] + self.headers.map { ($0.name, $0.value) }
         try await AlertHTTPRequest(url: url.absoluteString, headers: headers, body: row.payloadJSON, timeout: timeout,
                                    trustStore: trustStore, receiver: "webhook")

@@ -1,12 +1,12 @@
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilStore
 import NetVigilTrust
 
 extension AlertmanagerSink {
     /// POSTs `payloads` in one request to `/api/v2/alerts`; firing alerts stay active until `now` + ``validity``.
     /// - Parameter systemTrustStore: the shared system roots, used unless the sink's `tls:` names its own anchors.
-    func deliver(_ payloads: [AlertPayload], now: Timestamp, prober: HTTPProber,
+    func deliver(_ payloads: [AlertPayload], now: Timestamp, prober: Prober,
                  systemTrustStore: () throws(AlertDeliveryError) -> TrustStore) async throws(AlertDeliveryError) {
         let validUntil = now.adding(validity)
         let alerts = payloads.map {
@@ -26,7 +26,7 @@ extension AlertmanagerSink {
     }
 
     /// Delivers one outbox row.
-    func deliver(_ row: AlertRecord, prober: HTTPProber,
+    func deliver(_ row: AlertRecord, prober: Prober,
                  systemTrustStore: () throws(AlertDeliveryError) -> TrustStore) async throws(AlertDeliveryError) {
         let payload: AlertPayload
         do {

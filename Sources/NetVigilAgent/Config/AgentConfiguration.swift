@@ -1,5 +1,5 @@
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 import Yams
 
 /// The whole netvigil configuration, one property per YAML section.

@@ -1,5 +1,5 @@
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilTrust
 
 /// `alertmanager:` — POST alerts to Alertmanager's `/api/v2/alerts`, where routing, grouping, silences and the

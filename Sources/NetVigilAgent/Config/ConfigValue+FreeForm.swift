@@ -1,5 +1,5 @@
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 import Yams
 
 /// Free-form values: mappings whose keys are data (headers, parameters, JSON bodies), not settings.

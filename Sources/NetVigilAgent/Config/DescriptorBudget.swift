@@ -1,4 +1,4 @@
-import NetVigilHTTP
+import NetVigilProber
 
 /// How the daemon shares its open-file limit: its own files and the probes first, feed clients with what is left.
 ///
@@ -35,11 +35,11 @@ public struct DescriptorBudget: Sendable, Equatable {
     public static func reserved(processors: Int) -> Int { 48 + 4 * max(1, processors) }
 
     /// Descriptors one tick of `target` may hold at once: a connection per path and address it probes (`source:`
-    /// paths × `connect_to` addresses or, with `addresses: all`, up to `HTTPProber.maxAddressesPerProbe`), plus the
+    /// paths × `connect_to` addresses or, with `addresses: all`, up to `Prober.maxAddressesPerProbe`), plus the
     /// resolver's socket and a proxy or revocation fetch; at least `perProbe`.
     public static func descriptors(for target: ProbeTarget) -> Int {
         let addresses = target.configuration.connectTo?.addresses.count
-            ?? (target.probesEachAddress ? HTTPProber.maxAddressesPerProbe : 1)
+            ?? (target.probesEachAddress ? Prober.maxAddressesPerProbe : 1)
         return max(perProbe, max(1, target.sources.count) * addresses + 2)
     }
 

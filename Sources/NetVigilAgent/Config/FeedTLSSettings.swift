@@ -1,4 +1,4 @@
-import NetVigilHTTP
+import NetVigilProber
 
 /// `feed.tls: { certificate, key, client_ca }` — HTTPS on the feed (the exporter-toolkit's web-config shape), with
 /// client certificates required when `client_ca` is set.

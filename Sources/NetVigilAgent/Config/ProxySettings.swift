@@ -1,5 +1,5 @@
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 import Yams
 
 /// `proxy:` — the HTTP proxy probes go through, at the top level (every target's default) or on a target:

@@ -1,4 +1,4 @@
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilTrust
 
 /// `tls_policies:` — shared pin sets chosen by host pattern, for every target and every redirect hop.

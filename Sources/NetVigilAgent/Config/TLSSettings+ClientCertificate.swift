@@ -1,5 +1,5 @@
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 
 extension TLSSettings {
     /// Client certificate keys (mTLS), accepted in a target's `tls:` and in `tls_policies:` entries.

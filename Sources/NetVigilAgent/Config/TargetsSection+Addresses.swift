@@ -1,4 +1,4 @@
-import NetVigilHTTP
+import NetVigilProber
 
 extension TargetsSection {
     /// Addresses one target may list in `connect_to:`.

@@ -1,4 +1,4 @@
-import NetVigilHTTP
+import NetVigilProber
 
 extension TargetsSection {
     /// The target key choosing the HTTP versions offered.

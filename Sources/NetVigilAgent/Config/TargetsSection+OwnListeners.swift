@@ -1,4 +1,4 @@
-import NetVigilHTTP
+import NetVigilProber
 
 extension TargetsSection {
     /// Tells every target's revocation fetches where the daemon itself listens (`feed.listen`), so a certificate's

@@ -1,4 +1,4 @@
-import NetVigilHTTP
+import NetVigilProber
 
 extension TargetsSection {
     /// Sets the target's proxy: its own `proxy:` (`none` = direct), else the top-level default. The proxy (URL,

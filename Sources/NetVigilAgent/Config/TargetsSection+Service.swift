@@ -1,5 +1,5 @@
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 
 extension TargetsSection {
     /// Target keys that only mean something for an HTTP request.

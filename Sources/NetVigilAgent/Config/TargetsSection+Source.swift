@@ -1,4 +1,4 @@
-import NetVigilHTTP
+import NetVigilProber
 
 extension TargetsSection {
     /// The target key naming the network path(s) a target is probed over.
@@ -10,7 +10,7 @@ extension TargetsSection {
     /// target's `ip:`, proxy and addresses are known. Exactly one of the three keys; interface names are possible
     /// Linux names, listed once; an address is an IP literal of an allowed family (the target then uses only that
     /// family); not with a proxy (the proxy's own network decides the path to the origin); paths × addresses (the
-    /// `connect_to` count, or up to `HTTPProber.maxAddressesPerProbe` with `addresses: all`) at most
+    /// `connect_to` count, or up to `Prober.maxAddressesPerProbe` with `addresses: all`) at most
     /// `maxProbesPerTick`.
     static func applySource(to target: inout ProbeTarget, mapping: ConfigMapping) throws {
         guard let value = mapping[sourceKey] else { return }
@@ -51,7 +51,7 @@ extension TargetsSection {
             }
         }
         let addresses = target.configuration.connectTo?.addresses.count
-            ?? (target.probesEachAddress ? HTTPProber.maxAddressesPerProbe : 1)
+            ?? (target.probesEachAddress ? Prober.maxAddressesPerProbe : 1)
         if sources.count * addresses > maxProbesPerTick {
             let what = target.configuration.connectTo != nil ? "\(addresses) connect_to addresses"
                 : target.probesEachAddress ? "up to \(addresses) addresses (addresses: all)" : "1 address"

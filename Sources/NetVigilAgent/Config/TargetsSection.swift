@@ -1,6 +1,6 @@
 import Foundation
 import NetVigilConcurrency
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilTrust
 import NIOHTTP1
 

@@ -1,5 +1,5 @@
 import Logging
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilReachability
 
 extension CaptivePortalChecker {

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import NetVigilConcurrency
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilReachability
 import NetVigilStore
 import ServiceLifecycle
@@ -40,14 +40,14 @@ public final class CaptivePortalChecker: Service, Sendable {
     }
 
     let monitor: ReachabilityMonitor
-    private let prober: HTTPProber
+    private let prober: Prober
     let logger: Logger
     let state: Mutex<State>
     private let waker = Waker()
 
     /// `paths`: the targets' `source:` paths, each checked over its own binding.
     public init(monitor: ReachabilityMonitor, settings: CaptivePortalSettings?, paths: [ProbeSource] = [],
-                prober: HTTPProber = HTTPProber(), logger: Logger) {
+                prober: Prober = Prober(), logger: Logger) {
         self.monitor = monitor
         self.prober = prober
         self.logger = logger

@@ -1,4 +1,4 @@
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilReachability
 
 extension NetworkPath {

@@ -1,5 +1,5 @@
 import Logging
-import NetVigilHTTP
+import NetVigilProber
 
 extension ProbePipeline {
     /// `target` with its revocation fetches' refusals logged (one warning line each: target, host, address, why) and

@@ -1,5 +1,5 @@
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilReachability
 import NetVigilStore
 

@@ -1,13 +1,13 @@
 import Foundation
 import Logging
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilReachability
 import NetVigilStore
 
 /// What happens to one probe of one target: reachability gate → probe → alert rules → one transaction with the
 /// result and its alerts → in-memory state, events and metrics.
 public struct ProbePipeline: Sendable {
-    public let prober: HTTPProber
+    public let prober: Prober
     public let writer: StoreWriter
     public let states: TargetStates
     public let events: EventHub
@@ -18,7 +18,7 @@ public struct ProbePipeline: Sendable {
     public let alertsCommitted: @Sendable () -> Void
     let logger: Logger
 
-    public init(prober: HTTPProber, writer: StoreWriter, states: TargetStates, events: EventHub, alerts: AlertEngine? = nil,
+    public init(prober: Prober, writer: StoreWriter, states: TargetStates, events: EventHub, alerts: AlertEngine? = nil,
                 metrics: AgentMetrics? = nil, reachability: ReachabilityMonitor? = nil,
                 alertsCommitted: @escaping @Sendable () -> Void = {}, logger: Logger) {
         self.prober = prober

@@ -21,7 +21,7 @@ import Synchronization
 /// is its shell: one loop task sleeps until the earliest tick (or a wake from a reload, a finished probe or a host
 /// coming back) and starts each due probe as a child task that lives only for that probe, so an idle target costs
 /// a heap entry, not a suspended task. That task prefers one of the prober's event loops as its executor
-/// (``HTTPProber/nextTaskExecutor()``), so it and its channel run on one thread.
+/// (``Prober/nextTaskExecutor()``), so it and its channel run on one thread.
 public final class ProbeScheduler: Service, Sendable {
     private struct State {
         var timeline: ProbeTimeline

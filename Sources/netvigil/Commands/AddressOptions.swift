@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 
 /// `--all-addresses` and `--connect-to ADDR` of `probe`: which addresses of the URL's host are probed.
 struct AddressOptions: ParsableArguments {

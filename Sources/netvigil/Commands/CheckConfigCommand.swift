@@ -1,6 +1,6 @@
 import ArgumentParser
 import NetVigilAgent
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilTrust
 
 /// `netvigil check-config FILE`: validates a configuration file and prints a short summary.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 
 /// `--cert`, `--key` and `--key-password-file`: a client certificate (mTLS) for commands that connect (`probe`).
 struct ClientCertificateOptions: ParsableArguments {

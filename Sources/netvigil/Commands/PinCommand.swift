@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilTrust
 
 /// `netvigil pin FILE...|https://HOST[:PORT]`: the SPKI pins of certificates, keys and CSRs, or of the chain a server serves.
@@ -148,7 +148,7 @@ struct PinCommand: AsyncParsableCommand {
         let store = try TrustPolicyOptions.trustStore(systemRoots: true, ca: ca)
         var configuration = ProbeConfiguration(trustStore: store, timeout: 10, maxRedirects: 0)
         configuration.tls.clientIdentity = clientIdentity
-        let result = await HTTPProber().probe(request, configuration: configuration)
+        let result = await Prober().probe(request, configuration: configuration)
         guard !result.servedChain.isEmpty else {
             throw CLIFailure(.failure, "\(url): no certificate chain: \(result.error?.description ?? "not TLS")")
         }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilReachability
 
 extension ProbeCommand {
@@ -10,8 +10,8 @@ extension ProbeCommand {
     func probeAndPrint(_ request: ProbeRequest, configuration: ProbeConfiguration, eachAddress: Bool) async throws {
         let check = await ProbePathCheck.start(for: configuration.source) { if !json { printError("warning: \($0)") } }
         var results = eachAddress
-            ? await HTTPProber(group: CommandEventLoop.group).probeEachAddress(request, configuration: configuration)
-            : [await HTTPProber(group: CommandEventLoop.group).probe(request, configuration: configuration)]
+            ? await Prober(group: CommandEventLoop.group).probeEachAddress(request, configuration: configuration)
+            : [await Prober(group: CommandEventLoop.group).probe(request, configuration: configuration)]
         var paths: [PathEvaluation?] = []
         for index in results.indices { paths.append(await check?.record(&results[index])) }
         await check?.stop()

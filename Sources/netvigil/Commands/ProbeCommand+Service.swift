@@ -1,5 +1,5 @@
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 
 extension ProbeCommand {
     /// The request of a TLS service URL (`smtp://`, `ldaps://`, `tls://HOST:PORT`, ...): refuses the options that

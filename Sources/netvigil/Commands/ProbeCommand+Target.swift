@@ -1,6 +1,6 @@
 import Foundation
 import NetVigilAgent
-import NetVigilHTTP
+import NetVigilProber
 
 extension ProbeCommand {
     /// `--target NAME` of `--config FILE`: the request and probe configuration exactly as the daemon builds them, with

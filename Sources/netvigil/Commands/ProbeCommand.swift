@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import NIOHTTP1
 import NetVigilAgent
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilTrust
 
 /// `netvigil probe URL` or `netvigil probe --config FILE --target NAME`: one probe through the full request stack, as

@@ -1,6 +1,6 @@
 import Logging
 import NetVigilAgent
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilReachability
 
 /// The reachability of the path of `probe --interface/--source` (or a configured target's `source:`), judged as

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 
 /// `--proxy URL [--proxy-user U --proxy-password-file F] [--no-proxy ENTRY]` of `probe`.
 struct ProxyOptions: ParsableArguments {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import NetVigilHTTP
+import NetVigilProber
 
 /// `--interface NAME` and `--source ADDR` of `probe`: the network path the probe's connections take.
 struct SourceOptions: ParsableArguments {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import NetVigilAgent
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilTrust
 
 /// `netvigil status`: asks a running daemon's feed for `/v1/status` and prints it for people (or raw with `--json`).
@@ -138,7 +138,7 @@ struct StatusCommand: AsyncParsableCommand {
                                                maxRedirects: 0)
         configuration.responseSerializer.acceptableStatusCodes = Set(100...599)
         configuration.tls.clientIdentity = try clientCertificateOptions.identity(warn: { printError("warning: \($0)") })
-        let (result, response) = await HTTPProber().fetch(request, configuration: configuration)
+        let (result, response) = await Prober().fetch(request, configuration: configuration)
         guard let response else {
             throw CLIFailure(.ioError, "cannot reach the feed at \(feed): \(Self.describe(result.error))")
         }

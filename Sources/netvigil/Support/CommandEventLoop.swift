@@ -1,6 +1,6 @@
 import NIOCore
 import NIOPosix
-import NetVigilHTTP
+import NetVigilProber
 
 /// One event loop thread for a command that makes a single probe (`netvigil probe`), with its Swift tasks running on
 /// that thread.

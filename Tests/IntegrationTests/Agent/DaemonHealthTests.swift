@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilTestSupport
 import XCTest
 @testable import NetVigilAgent
@@ -24,7 +24,7 @@ final class DaemonHealthTests: XCTestCase {
               - { name: hog, url: "http://127.0.0.1:\(port)/slow/hog?ms=2500", interval: 10s, timeout: 5s }
               - { name: quick, url: "http://127.0.0.1:\(port)/slow/quick?ms=0", interval: 200ms, timeout: 5s }
             """, file: "test.yml").targets.targets
-        let pipeline = ProbePipeline(prober: HTTPProber(), writer: harness.writer, states: TargetStates(), events: EventHub(),
+        let pipeline = ProbePipeline(prober: Prober(), writer: harness.writer, states: TargetStates(), events: EventHub(),
                                      logger: Logger(label: "test"))
         // One probe at a time: while `hog` runs, `quick` is due and waits.
         let scheduler = ProbeScheduler(targets: targets, concurrency: 1, pipeline: pipeline, logger: Logger(label: "test"),

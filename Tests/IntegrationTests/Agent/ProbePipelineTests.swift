@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilReachability
 import NetVigilStore
 import NetVigilTestSupport
@@ -36,7 +36,7 @@ final class ProbePipelineTests: XCTestCase {
         addTeardownBlock { await monitor.stop() }
         let before = await monitor.current(loopback)
         XCTAssertEqual(before?.status, .reachableViaWiFi, "loopback is up in the namespace")
-        let pipeline = ProbePipeline(prober: HTTPProber(), writer: harness.writer, states: TargetStates(), events: EventHub(),
+        let pipeline = ProbePipeline(prober: Prober(), writer: harness.writer, states: TargetStates(), events: EventHub(),
                                      reachability: monitor, logger: Logger(label: "test"))
         return (pipeline, monitor, namespace)
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilStore
 import NetVigilTestSupport
 import XCTest
@@ -29,7 +29,7 @@ final class ProbeSchedulerTests: XCTestCase {
 
     private func makeScheduler(_ targets: [ProbeTarget], concurrency: Int, events: EventHub = EventHub(),
                                states: TargetStates = TargetStates()) -> ProbeScheduler {
-        let pipeline = ProbePipeline(prober: HTTPProber(), writer: writer, states: states, events: events,
+        let pipeline = ProbePipeline(prober: Prober(), writer: writer, states: states, events: events,
                                      logger: Logger(label: "test"))
         return ProbeScheduler(targets: targets, concurrency: concurrency, pipeline: pipeline, logger: Logger(label: "test"),
                               maximumSpread: .milliseconds(100))

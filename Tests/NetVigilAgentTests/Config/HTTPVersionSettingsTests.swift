@@ -1,4 +1,4 @@
-import NetVigilHTTP
+import NetVigilProber
 import XCTest
 @testable import NetVigilAgent
 

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import NetVigilAgent
-@testable import NetVigilHTTP
+@testable import NetVigilProber
 
 /// Targets with a TLS service scheme (tls://, smtp://, imap://, ldap://, postgres://, ...).
 final class ServiceTargetConfigurationTests: XCTestCase {

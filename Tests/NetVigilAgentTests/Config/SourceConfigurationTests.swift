@@ -1,5 +1,5 @@
 import Foundation
-import NetVigilHTTP
+import NetVigilProber
 import XCTest
 @testable import NetVigilAgent
 

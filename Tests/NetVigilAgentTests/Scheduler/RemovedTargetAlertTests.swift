@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import NetVigilHTTP
+import NetVigilProber
 import NetVigilStore
 import NetVigilTestSupport
 import Synchronization
@@ -59,7 +59,7 @@ final class RemovedTargetAlertTests: XCTestCase {
         let writerTask = Task { try await writer.run() }
         let engine = AlertEngine(rules: configuration.alerts.rules, logger: Logger(label: "test"))
         let counter = CommitCounter()
-        let pipeline = ProbePipeline(prober: HTTPProber(), writer: writer, states: TargetStates(), events: EventHub(),
+        let pipeline = ProbePipeline(prober: Prober(), writer: writer, states: TargetStates(), events: EventHub(),
                                      alerts: engine, alertsCommitted: { counter.count.withLock { $0 += 1 } },
                                      logger: Logger(label: "test"))
         let targets = configuration.targets.targets
