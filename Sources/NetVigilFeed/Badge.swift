@@ -17,7 +17,7 @@ struct Badge: Equatable {
         let labelWidth = Self.textWidth(label) + 10
         let messageWidth = Self.textWidth(message) + 10
         let width = labelWidth + messageWidth
-        let title = Self.escaped("\(label): \(message)")
+        let title = "\(label): \(message)".markupEscaped
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="20" role="img" aria-label="\(title)">\
             <title>\(title)</title>\
@@ -28,8 +28,8 @@ struct Badge: Equatable {
             <rect x="\(labelWidth)" width="\(messageWidth)" height="20" fill="\(color.rawValue)"/>\
             <rect width="\(width)" height="20" fill="url(#s)"/></g>\
             <g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">\
-            <text x="\(labelWidth / 2)" y="14">\(Self.escaped(label))</text>\
-            <text x="\(labelWidth + messageWidth / 2)" y="14">\(Self.escaped(message))</text></g></svg>
+            <text x="\(labelWidth / 2)" y="14">\(label.markupEscaped)</text>\
+            <text x="\(labelWidth + messageWidth / 2)" y="14">\(message.markupEscaped)</text></g></svg>
 
             """
     }
@@ -48,20 +48,5 @@ struct Badge: Equatable {
             }
         }
         return Int(width.rounded(.up))
-    }
-
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

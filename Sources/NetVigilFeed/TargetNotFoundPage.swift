@@ -11,31 +11,14 @@ enum TargetNotFoundPage {
 
     /// The page for `name` with `nonce` on its `<style>` element.
     static func html(name: String, nonce: String) -> String {
-        pieces.map { $0.replacingOccurrences(of: "{{name}}", with: escaped(name)) }.joined(separator: nonce)
+        pieces.map { $0.replacingOccurrences(of: "{{name}}", with: name.markupEscaped) }.joined(separator: nonce)
     }
 
     /// The `404 text/html` response (same security headers as the other pages).
     static func response(name: String) -> Response {
-        let escapedName = escaped(name)
+        let escapedName = name.markupEscaped
         var response = StatusPage.response(pieces.map { $0.replacingOccurrences(of: "{{name}}", with: escapedName) })
         response.status = .notFound
         return response
-    }
-
-    /// `text` with the five HTML-special characters as entities.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

@@ -51,19 +51,12 @@ public final class AlertEngine: Sendable {
         }
     }
 
-    /// Drops every state of `target` (removed or redefined on reload).
-    public func forget(target: String) {
-        state.withLock { state in
-            state.machines = state.machines.filter { $0.key.target != target }
-            state.overrides[target] = nil
-        }
-    }
-
-    /// Resolves every alert of `context.target`, which a reload removed from the configuration, and drops its
-    /// states: each firing alert gets the rows and event a resolution makes (rows only where the rule's
-    /// `send_resolved` is on), its message saying the target was removed. Until `admit(target:)`, results of that
-    /// target (a probe still in flight) are ignored.
-    public func remove(_ context: AlertContext, now: Timestamp) -> AlertDecision {
+    /// Resolves every alert of `context.target`, which a reload removed from the configuration or changed, and drops
+    /// its states: each firing alert gets the rows and event a resolution makes (rows only where the rule's
+    /// `send_resolved` is on), its message saying why (`resolution`). Until `admit(target:)`, results of that target
+    /// (a probe still in flight, made with the old settings) are ignored.
+    public func remove(_ context: AlertContext, now: Timestamp,
+                       resolution: String = AlertEngine.removedResolution) -> AlertDecision {
         let steps = state.withLock { state -> [Step] in
             state.removed.insert(context.target)
             state.overrides[context.target] = nil
@@ -82,8 +75,14 @@ public final class AlertEngine: Sendable {
                                          includeSubdomains: context.includeSubdomains, notedHostname: context.notedHostname,
                                          servedCertificateChain: [], validatedCertificateChain: [],
                                          knownPins: context.knownPins.map(PinValidationReport.rfc7469Pin))
-        return decision(steps, context: context, report: report, now: now, resolution: "target removed from the configuration")
+        return decision(steps, context: context, report: report, now: now, resolution: resolution)
     }
+
+    /// Why the alerts of a target a reload removed resolved.
+    public static let removedResolution = "target removed from the configuration"
+    /// Why the alerts of a target a reload changed resolved: its rules or endpoint may differ now, so its alerts
+    /// start anew from its next result instead of firing on under settings that no longer exist.
+    public static let changedResolution = "target changed in the configuration"
 
     /// Lets results of `target` raise alerts again (a reload added a target of a name removed before).
     public func admit(target: String) {

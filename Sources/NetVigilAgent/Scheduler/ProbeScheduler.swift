@@ -121,17 +121,20 @@ public final class ProbeScheduler: Service, Sendable {
         pipeline.states.configure(targets)
         let (now, wallClock) = (ContinuousClock.now, Self.wallClockNanoseconds())
         let names = Set(targets.map(\.name))
-        let (change, wake, removed) = state.withLock { state in
-            let removed = state.timeline.slots.values.map(\.target).filter { !names.contains($0.name) }
-            return (state.timeline.update(targets: targets, now: now, wallClockNanoseconds: wallClock), state.loopMustWake(),
-                    removed)
+        let (change, wake, removed, changed) = state.withLock { state in
+            let previous = state.timeline.slots.values.map(\.target)
+            let change = state.timeline.update(targets: targets, now: now, wallClockNanoseconds: wallClock)
+            let changedNames = Set(change.changed)
+            return (change, state.loopMustWake(), previous.filter { !names.contains($0.name) },
+                    previous.filter { changedNames.contains($0.name) })
         }
         if wake { loopWaker.wake() }
-        // A removed target's firing alerts resolve ("target removed"), so no sink is left with one firing forever.
+        // A removed or changed target's firing alerts resolve, saying why, so no sink is left with one firing forever;
+        // a changed target's alerts then start anew from its next result under its new settings.
         pipeline.resolveAlerts(ofRemoved: removed)
+        pipeline.resolveAlerts(ofRemoved: changed, resolution: AlertEngine.changedResolution)
         for name in change.removed { pipeline.metrics?.targetRemoved(name) }
-        for name in change.added { pipeline.alerts?.admit(target: name) }
-        for name in change.changed { pipeline.alerts?.forget(target: name) }
+        for name in change.added + change.changed { pipeline.alerts?.admit(target: name) }
         await watchReachability()
         return (change.added, change.changed, change.removed)
     }

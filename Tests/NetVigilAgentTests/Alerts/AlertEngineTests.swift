@@ -217,19 +217,6 @@ final class AlertEngineTests: XCTestCase {
         XCTAssertTrue(engine2.firing().isEmpty)
     }
 
-    func testForgetDropsOneTargetsState() {
-        let engine = engine { $0[.targetDown].threshold = 1 }
-        engine.evaluate(F.down(at: F.at(0)), context: F.context(target: "api"), now: F.at(0)).rows.forEach { _ in }
-        var db = F.down(at: F.at(0))
-        db.target = "db"
-        _ = engine.evaluate(db, context: F.context(target: "db"), now: F.at(0))
-        XCTAssertEqual(engine.firing().map(\.target), ["api", "db"])
-        engine.forget(target: "api")
-        XCTAssertEqual(engine.firing().map(\.target), ["db"])
-        // Forgotten: the next failure fires again.
-        XCTAssertEqual(engine.evaluate(F.down(at: F.at(10)), context: F.context(target: "api"), now: F.at(10)).events.map(\.state), [.firing])
-    }
-
     func testRestoreFromTheStoreDoesNotPageAgainAndStillResolves() async throws {
         let directory = try TemporaryDirectory()
         let store = try Store.open(path: directory.path("alerts.sqlite"))

@@ -7,8 +7,8 @@ import Synchronization
 import XCTest
 @testable import NetVigilAgent
 
-/// A reload that removes a target resolves its firing alerts ("target removed") through the store writer, so each
-/// of its sinks gets a resolved notice instead of an alert that fires forever.
+/// A reload that removes or changes a target resolves its firing alerts ("target removed", "target changed") through
+/// the store writer, so each of its sinks gets a resolved notice instead of an alert that fires forever.
 final class RemovedTargetAlertTests: XCTestCase {
     private static let yaml = """
         alerts:
@@ -114,6 +114,34 @@ final class RemovedTargetAlertTests: XCTestCase {
         XCTAssertTrue(harness.engine.evaluate(down("api"), context: api.alertContext(), now: .now()).isEmpty)
         await harness.scheduler.update(targets: harness.targets)
         XCTAssertEqual(harness.engine.evaluate(down("api"), context: api.alertContext(), now: .now()).events.map(\.state),
+                       [.firing])
+    }
+
+    func testChangingAFiringTargetResolvesItsAlertsWhichThenStartAnew() async throws {
+        let harness = try harness()
+        defer { harness.writer.close() }
+        let api = try XCTUnwrap(harness.targets.first { $0.name == "api" })
+        let fired = harness.engine.evaluate(down("api"), context: api.alertContext(), now: .now())
+        try await harness.writer.write(WriteBatch(alerts: fired.rows))
+
+        // The operator edits api's timeout and reloads.
+        let yaml = Self.yaml.replacingOccurrences(of: "interval: 60s, alerts: [hook, script] }\n  - { name: db",
+                                                  with: "interval: 60s, timeout: 7s, alerts: [hook, script] }\n  - { name: db")
+        XCTAssertNotEqual(yaml, Self.yaml)
+        let edited = try AgentConfiguration(yaml: yaml, file: "test.yml").targets.targets
+        let index = try XCTUnwrap(edited.firstIndex { $0.name == "api" })
+        let change = await harness.scheduler.update(targets: edited)
+        XCTAssertEqual(change.changed, ["api"])
+
+        let resolved = try await storedAlerts(harness).filter { try AlertPayload.decode($0.payloadJSON).state == .resolved }
+        XCTAssertEqual(resolved.map(\.sink).sorted(), ["hook", "script"])
+        for row in resolved {
+            let payload = try AlertPayload.decode(row.payloadJSON)
+            XCTAssertTrue(payload.message.contains("target changed in the configuration"), payload.message)
+        }
+        XCTAssertTrue(harness.engine.firing().isEmpty, "nothing is left firing under settings that no longer exist")
+        // The changed target is admitted at once: its next failure fires anew under the new settings.
+        XCTAssertEqual(harness.engine.evaluate(down("api"), context: edited[index].alertContext(), now: .now()).events.map(\.state),
                        [.firing])
     }
 
