@@ -700,11 +700,11 @@ YML
   trap - EXIT INT TERM
 }
 
-# Issue #23 goal 4: the real daemon (`netvigil run`, release) with SCALE_TARGETS (10000) HTTPS targets every 60 s
+# Scale: the real daemon (`netvigil run`, release) with SCALE_TARGETS (10000) HTTPS targets every 60 s
 # against loopback nginx (TLS, every probe a new connection and handshake, webpki + revocation soft, the throwaway CA
 # as the system roots through SSL_CERT_FILE, so all targets share one trust store as system-root targets do).
 # After SCALE_WARMUP s (70: every target has ticked; 150 at 10,000 targets, whose first cycle runs long) it measures
-# for SCALE_SECONDS (180): CPU and RSS of the daemon,
+# for SCALE_SECONDS (180): CPU, private memory (RssAnon, PSS) and RSS of the daemon,
 # probes finished (`netvigil_probes_total`), lateness quantiles and skipped ticks (`netvigil_scheduler_*`), rows
 # stored vs probes finished, store size, `/v1/status` latency and `netvigil status` wall time, and, half-way, a SIGHUP
 # reload of the same file (time until the daemon logs `configuration reloaded`). nginx runs on the same two cores.
@@ -752,6 +752,9 @@ def metrics():
             name, value = line.rsplit(" ", 1); values[name] = float(value)
     values["scrape_ms"], values["scrape_bytes"] = elapsed, len(body)
     return values
+def pss():
+    for line in open(f"/proc/{pid}/smaps_rollup"):
+        if line.startswith("Pss:"): return int(line.split()[1]) / 1024
 def rows():
     connection = sqlite3.connect(f"file:{directory}/state/netvigil.sqlite?mode=ro", uri=True, timeout=30)
     try: return connection.execute("SELECT COUNT(*) FROM probe_results").fetchone()[0]
@@ -766,11 +769,11 @@ started = time.monotonic()
 print(f"daemon up; RSS {status('VmRSS'):.1f} MB; warm-up {warmup:.0f} s")
 time.sleep(warmup)
 m0, c0, r0, t0 = metrics(), cpu(), rows(), time.monotonic()
-peak, samples, reload_ms, reload_skipped = 0.0, [], None, None
+peak, peak_anon, samples, reload_ms, reload_skipped = 0.0, 0.0, [], None, None
 log = f"{directory}/daemon.log"
 while time.monotonic() - t0 < seconds:
     time.sleep(5)
-    peak = max(peak, status("VmRSS"))
+    peak, peak_anon = max(peak, status("VmRSS")), max(peak_anon, status("RssAnon"))
     if reload_ms is None and time.monotonic() - t0 >= seconds / 2:
         before = open(log).read().count("configuration reloaded")
         with open(f"{directory}/netvigil.yml", "a") as config: config.write("# reloaded\n")
@@ -785,7 +788,8 @@ elapsed, used = t1 - t0, c1 - c0
 finished = m1["probes"] - m0["probes"]
 print(f"{targets} targets, {elapsed:.0f} s measured after {warmup:.0f} s: {finished:.0f} probes finished ({finished / elapsed:.1f}/s, "
       f"expected {targets / 60:.1f}/s), failed {m1['failed'] - m0['failed']:.0f}")
-print(f"  CPU {used:.1f} s = {used / elapsed * 100:.1f} % of one core; RSS {status('VmRSS'):.1f} MB (peak sampled {peak:.1f}, VmHWM {status('VmHWM'):.1f})")
+print(f"  CPU {used:.1f} s = {used / elapsed * 100:.1f} % of one core; private memory (RssAnon) {status('RssAnon'):.1f} MB "
+      f"(peak sampled {peak_anon:.1f}), PSS {pss():.1f} MB; RSS {status('VmRSS'):.1f} MB (peak sampled {peak:.1f}, VmHWM {status('VmHWM'):.1f})")
 late = {q: m1.get(f'netvigil_scheduler_start_lateness_seconds{{percentile="{q}"}}', float('nan')) * 1000 for q in ("50", "99", "100")}
 skipped = m1["netvigil_scheduler_skipped_ticks_total"] - m0["netvigil_scheduler_skipped_ticks_total"]
 print(f"  lateness of probe starts (newest 10,000): p50 {late['50']:.2f} ms, p99 {late['99']:.2f} ms, max {late['100']:.2f} ms; "
@@ -803,7 +807,7 @@ for _ in range(10):
 walls.sort()
 print(f"  netvigil status (fresh process, {targets} targets): median {statistics.median(walls):.0f} ms, max {walls[-1]:.0f} ms (10 runs)")
 print(f"RESULT scale targets={targets} seconds={elapsed:.0f} probes={finished:.0f} cpu_percent={used / elapsed * 100:.2f} "
-      f"rss_mb={status('VmRSS'):.1f} p50_ms={late['50']:.3f} p99_ms={late['99']:.3f} max_ms={late['100']:.3f} skipped={skipped:.0f} "
+      f"anon_mb={status('RssAnon'):.1f} peak_anon_mb={peak_anon:.1f} pss_mb={pss():.1f} rss_mb={status('VmRSS'):.1f} p50_ms={late['50']:.3f} p99_ms={late['99']:.3f} max_ms={late['100']:.3f} skipped={skipped:.0f} "
       f"rows={r1 - r0} store_mb={store_mb():.1f} status_ms={statistics.median(latencies):.1f} cli_ms={statistics.median(walls):.0f} "
       f"reload_ms={reload_ms or 0:.0f}")
 PY
