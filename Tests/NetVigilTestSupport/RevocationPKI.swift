@@ -56,6 +56,20 @@ public final class RevocationPKI: @unchecked Sendable {  // immutable after init
         return try directory.write("\(leaf)-chain.pem", text)
     }
 
+    /// An nginx `server` block that serves `leaf`'s chain on 127.0.0.1:`port` over TLS and answers `ok`;
+    /// `extra` goes inside the block (e.g. `ssl_stapling` lines).
+    public func nginxSite(port: Int, leaf: String, extra: String = "") throws -> String {
+        """
+            server {
+                listen 127.0.0.1:\(port) ssl;
+                \(extra)
+                ssl_certificate \(try chain(leaf));
+                ssl_certificate_key \(path("\(leaf).key"));
+                location / { return 200 'ok'; }
+            }
+        """
+    }
+
     private func config(_ ca: String) -> String { path("\(ca)/openssl.cnf") }
 
     private func makeCA(_ name: String, subject: String, issuer: String?) throws {

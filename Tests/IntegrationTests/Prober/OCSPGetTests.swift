@@ -20,16 +20,7 @@ final class OCSPGetTests: ProbeTestCase {
                                           ocspURL: "http://127.0.0.1:\(getOnlyPort)/")
         responder = try revocationPKI.startResponder(port: ocspPort)
         prefix = NSTemporaryDirectory() + "netvigil-nginx-\(UUID().uuidString)"
-        func site(_ port: Int, _ leaf: String) throws -> String {
-            """
-                server {
-                    listen 127.0.0.1:\(port) ssl;
-                    ssl_certificate \(try revocationPKI.chain(leaf));
-                    ssl_certificate_key \(revocationPKI.path("\(leaf).key"));
-                    location / { return 200 'ok'; }
-                }
-            """
-        }
+        func site(_ port: Int, _ leaf: String) throws -> String { try revocationPKI.nginxSite(port: port, leaf: leaf) }
         // proxy_pass without a URI passes the request URI as it came (the %2F in the encoded request stays).
         let servers = """
                 server {

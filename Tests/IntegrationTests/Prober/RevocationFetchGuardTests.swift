@@ -18,16 +18,7 @@ final class RevocationFetchGuardTests: ProbeTestCase {
     override func setUpWithError() throws {
         metadata = try RevocationPKI(crlBase: "http://169.254.169.254/crl")
         served = try RevocationPKI(crlBase: "http://127.0.0.1:\(crlPort)/crl")
-        func site(_ port: Int, _ pki: RevocationPKI) throws -> String {
-            """
-                server {
-                    listen 127.0.0.1:\(port) ssl;
-                    ssl_certificate \(try pki.chain("good"));
-                    ssl_certificate_key \(pki.path("good.key"));
-                    location / { return 200 'ok'; }
-                }
-            """
-        }
+        func site(_ port: Int, _ pki: RevocationPKI) throws -> String { try pki.nginxSite(port: port, leaf: "good") }
         prefix = NSTemporaryDirectory() + "netvigil-nginx-\(UUID().uuidString)"
         nginx = try NginxProcess(prefix: prefix, servers: """
                 server { listen 127.0.0.1:\(crlPort); location /crl/ { alias \(served.directory.url.path)/; } }

@@ -18,16 +18,7 @@ final class RevocationLinkLocalNamespaceTests: XCTestCase {
         try namespace.ip("addr", "add", "169.254.77.1/16", "dev", "lo")
         pki = try RevocationPKI(crlBase: "http://169.254.77.1:\(crlPort)/crl")
         prefix = NSTemporaryDirectory() + "netvigil-nginx-\(UUID().uuidString)"
-        func site(_ port: Int, _ leaf: String) throws -> String {
-            """
-                server {
-                    listen 127.0.0.1:\(port) ssl;
-                    ssl_certificate \(try pki.chain(leaf));
-                    ssl_certificate_key \(pki.path("\(leaf).key"));
-                    location / { return 200 'ok'; }
-                }
-            """
-        }
+        func site(_ port: Int, _ leaf: String) throws -> String { try pki.nginxSite(port: port, leaf: leaf) }
         nginx = try NginxProcess(prefix: prefix, servers: """
                 server {
                     listen 169.254.77.1:\(crlPort);

@@ -29,16 +29,7 @@ final class RevocationProbeTests: ProbeTestCase {
         try FileManager.default.copyItem(atPath: huge.path("root.crl"), toPath: hugeDirectory + "/root.crl")
 
         func site(_ port: Int, _ pki: RevocationPKI, _ leaf: String, staple: String? = nil) throws -> String {
-            let stapling = staple.map { "ssl_stapling on; ssl_stapling_file \(pki.path($0));" } ?? ""
-            return """
-                server {
-                    listen 127.0.0.1:\(port) ssl;
-                    \(stapling)
-                    ssl_certificate \(try pki.chain(leaf));
-                    ssl_certificate_key \(pki.path("\(leaf).key"));
-                    location / { return 200 'ok'; }
-                }
-            """
+            try pki.nginxSite(port: port, leaf: leaf, extra: staple.map { "ssl_stapling on; ssl_stapling_file \(pki.path($0));" } ?? "")
         }
         prefix = NSTemporaryDirectory() + "netvigil-nginx-\(UUID().uuidString)"
         let servers = """
@@ -144,16 +135,7 @@ final class RevocationProbeTests: ProbeTestCase {
         let pki = try RevocationPKI(crlBase: "http://127.0.0.1:\(freePort())/crl", ocspURL: "http://127.0.0.1:\(ocspPort)/")
         let sites = [freePort(), freePort()]
         let prefix = NSTemporaryDirectory() + "netvigil-nginx-\(UUID().uuidString)"
-        let servers = try zip(sites, ["good", "revoked"]).map { port, leaf in
-            """
-                server {
-                    listen 127.0.0.1:\(port) ssl;
-                    ssl_certificate \(try pki.chain(leaf));
-                    ssl_certificate_key \(pki.path("\(leaf).key"));
-                    location / { return 200 'ok'; }
-                }
-            """
-        }.joined(separator: "\n")
+        let servers = try zip(sites, ["good", "revoked"]).map { try pki.nginxSite(port: $0, leaf: $1) }.joined(separator: "\n")
         let sitesServer = try NginxProcess(prefix: prefix, servers: servers, ports: sites)
         defer { sitesServer.stop(); try? FileManager.default.removeItem(atPath: prefix) }
 
