@@ -62,7 +62,7 @@ public struct FleetError: Error, Sendable, Equatable, CustomStringConvertible {
             if underlying is NIOSSLError || "\(String(reflecting: underlying))".contains("NIOSSL") {
                 return FleetError(.tls, "TLS handshake failed: \(underlying)")
             }
-            return FleetError(.connect, "\(underlying)")
+            return FleetError(.connect, "cannot reach the server: \(underlying)")
         }
         return FleetError(.connect, "\(error.code)")
     }

@@ -75,7 +75,7 @@ public enum FleetMigrator {
         }
         summary.retentionDays = retention
         for try await made in try await connection.query("""
-            SELECT netvigil_ensure_partitions((now() AT TIME ZONE 'UTC')::date - 1, (now() AT TIME ZONE 'UTC')::date + \(daysAhead))
+            SELECT netvigil_ensure_partitions((now() AT TIME ZONE 'UTC')::date - 1, (now() AT TIME ZONE 'UTC')::date + \(daysAhead)::integer)
             """, logger: logger).decode(Int.self) {
             summary.createdPartitions = made
         }
@@ -86,7 +86,7 @@ public enum FleetMigrator {
             JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
             WHERE p.relname IN ('probe_results', 'reachability_events', 'alert_events')
               AND c.relname ~ '_[0-9]{8}$'
-              AND to_date(right(c.relname, 8), 'YYYYMMDD') + 1 <= (now() AT TIME ZONE 'UTC')::date - \(retention)
+              AND to_date(right(c.relname, 8), 'YYYYMMDD') + 1 <= (now() AT TIME ZONE 'UTC')::date - \(retention)::integer
             ORDER BY c.relname
             """, logger: logger).decode(String.self) {
             expired.append(name)
