@@ -49,7 +49,7 @@ final class FleetTestBed {
           postgres: postgres://\(name)@\(host):\(port ?? postgres.port)/\(postgres.database)
           password_file: \(passwordFile)
           tls: \(tls ?? "{ mode: verify-full, ca: \(pki.directory.path("ca.pem")) }")
-          heartbeat: 2s
+          heartbeat: 1s
         """
     }
 
@@ -102,6 +102,7 @@ final class FleetTestBed {
         _ = daemon.stop()
         try startAgent(name, fleet: fleet ?? fleetBlock(name, passwordFile: passwordFile), targets: 0)
         let local = try localProbeRows(name)
+        XCTAssertFalse(local.isEmpty, "\(name) stored rows", file: file, line: line)
         try daemon.waitUntil("\(name) has shipped its \(local.count) rows", timeout: 60) {
             self.centralCount(name) >= local.count && daemon.metric("netvigil_fleet_backlog_rows") == 0
         }
@@ -111,6 +112,14 @@ final class FleetTestBed {
         XCTAssertEqual(central, local, "\(name): content and order", file: file, line: line)
         let distinct = try postgres.rows("SELECT count(DISTINCT seq) FROM probe_results WHERE agent = '\(name)'")
         XCTAssertEqual(distinct.first?.first, "\(local.count)", file: file, line: line)
+        // Reachability events travel the same way.
+        var configuration = Configuration()
+        configuration.readonly = true
+        let localEvents = try DatabaseQueue(path: daemon.directory.path("n.sqlite"), configuration: configuration).read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM reachability_events") ?? -1
+        }
+        let centralEvents = try postgres.rows("SELECT count(*), count(DISTINCT seq) FROM reachability_events WHERE agent = '\(name)'")
+        XCTAssertEqual(centralEvents.first, ["\(localEvents)", "\(localEvents)"], file: file, line: line)
     }
 
     func tearDown() {
