@@ -114,6 +114,13 @@ public final class FleetShipper: Service, Sendable {
                 throw FleetError(.localStore, "\(error)")
             }
         }
+        if page.restarted {
+            logger.warning("fleet shipping: local ids restarted below the cursor (retention emptied the table); shipping it from the start",
+                           metadata: ["stream": "\(stream.rawValue)", "cursor": "\(cursor)"])
+            do { try await store.resetShippingCursor(stream) } catch { throw FleetError(.localStore, "\(error)") }
+            plan.restart(stream)
+            return
+        }
         guard let last = page.rows.last else {
             plan.acknowledged(stream, through: nil, full: false)
             return

@@ -5,7 +5,8 @@ import NetVigilStore
 ///
 /// Rules: a stream whose last page was full is read again at once (catching up); when every stream came back short,
 /// the shipper idles for `idle` and then polls them all; a failure backs off exponentially from `minimumBackoff` to
-/// `maximumBackoff` (with the caller's jitter), and the next success resets it. A cursor only moves forward.
+/// `maximumBackoff` (with the caller's jitter), and the next success resets it. A cursor only moves forward, except
+/// when the local ids restarted (``restart(_:)``).
 public struct ShippingPlan: Sendable, Equatable {
     public struct Policy: Sendable, Equatable {
         public var batchRows: Int
@@ -75,6 +76,11 @@ public struct ShippingPlan: Sendable, Equatable {
     /// Rows of `stream` up to `sequence` are gone from the local store (retention): nothing to ship below it.
     public mutating func skipExpired(_ stream: ShippedStream, through sequence: Int64) {
         if sequence > cursors[stream] ?? 0 { cursors[stream] = sequence }
+    }
+
+    /// The local ids of `stream` restarted below the cursor (its table was emptied): ship it again from id 0.
+    public mutating func restart(_ stream: ShippedStream) {
+        cursors[stream] = 0
     }
 
     /// The attempt failed; the next step is a back-off.

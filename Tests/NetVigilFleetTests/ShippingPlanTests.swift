@@ -73,4 +73,10 @@ final class ShippingPlanTests: XCTestCase {
         XCTAssertEqual(plan.cursors[.alertEvents], 20)
         XCTAssertEqual(plan.backoff(), .zero)
     }
+
+    func testARestartedStreamShipsFromZeroAgain() {
+        var plan = ShippingPlan(cursors: [.probeResults: 500], policy: policy)
+        plan.restart(.probeResults)
+        XCTAssertEqual(plan.next(), .ship(.probeResults, after: 0, limit: 100))
+    }
 }

@@ -62,4 +62,22 @@ final class StoreShippingTests: XCTestCase {
         let caughtUp = try await store.shippingPage(.probeResults, after: 4, limit: 100)
         XCTAssertEqual(caughtUp.expired, 0)
     }
+
+    func testIdsThatRestartBelowTheCursorAreNoticed() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Store.open(path: directory.path("s.sqlite"))
+        try await store.write(WriteBatch(probes: (1...3).map { Fixtures.probe($0) }))
+        try await store.setShippingCursor(.probeResults, to: 3)
+        _ = try await store.prune(olderThan: Fixtures.base.adding(.seconds(100)))
+        try await store.write(WriteBatch(probes: [Fixtures.probe(200)]))
+        let page = try await store.shippingPage(.probeResults, after: 3, limit: 10)
+        XCTAssertTrue(page.restarted)
+        XCTAssertEqual(page.expired, 0)
+        try await store.resetShippingCursor(.probeResults)
+        let cursors = try await store.shippingCursors()
+        XCTAssertEqual(cursors[.probeResults], 0)
+        let again = try await store.shippingPage(.probeResults, after: 0, limit: 10)
+        XCTAssertEqual(again.rows.map(\.sequence), [1])
+        XCTAssertFalse(again.restarted)
+    }
 }

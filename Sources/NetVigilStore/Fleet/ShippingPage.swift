@@ -15,6 +15,10 @@ public struct ShippingPage: Sendable, Equatable {
     /// Rows the cursor had not reached that retention has deleted (ids below the oldest kept row): lost to the fleet,
     /// counted so that they are reported, never silently skipped.
     public var expired: Int64
+    /// The table's ids restarted below the cursor: SQLite gives a new row the highest id plus one, so a table that
+    /// retention emptied starts again at 1. The shipper then starts over from 0 (the central key includes the time,
+    /// so the new rows cannot collide with the old ones).
+    public var restarted: Bool = false
 
     /// The JSON array of the rows' objects: one `jsonb` parameter for the whole batch.
     public var jsonArray: String {

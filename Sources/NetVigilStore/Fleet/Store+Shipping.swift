@@ -32,7 +32,8 @@ extension Store {
                                                  arguments: [lastSent]) ?? 0
                 var expired: Int64 = 0
                 if let oldest, oldest > cursor + 1, let newest, newest > cursor { expired = oldest - cursor - 1 }
-                return ShippingPage(stream: stream, rows: rows, remaining: remaining, expired: expired)
+                let restarted = (newest.map { $0 < cursor } ?? false) && rows.isEmpty
+                return ShippingPage(stream: stream, rows: rows, remaining: remaining, expired: expired, restarted: restarted)
             }
         } catch {
             throw Store.classify(error, path: path)
@@ -47,6 +48,17 @@ extension Store {
                     INSERT INTO fleet_cursors (stream, shipped_id) VALUES (?, ?)
                     ON CONFLICT (stream) DO UPDATE SET shipped_id = MAX(shipped_id, excluded.shipped_id)
                     """, arguments: [stream.rawValue, sequence])
+            }
+        } catch {
+            throw Store.classify(error, path: path)
+        }
+    }
+
+    /// Starts `stream` over from id 0, after its ids restarted (``ShippingPage/restarted``).
+    public func resetShippingCursor(_ stream: ShippedStream) async throws {
+        do {
+            try await pool.write { db in
+                try db.execute(sql: "UPDATE fleet_cursors SET shipped_id = 0 WHERE stream = ?", arguments: [stream.rawValue])
             }
         } catch {
             throw Store.classify(error, path: path)
