@@ -48,8 +48,17 @@ public struct FleetConnector: Sendable {
         }
     }
 
-    /// A new, authenticated connection.
+    /// `logger` for postgres-nio: never below info, because the driver's trace lines print its connection actions,
+    /// the authentication context (the password) among them.
+    public static func driverLogger(_ logger: Logger) -> Logger {
+        var driver = logger
+        if driver.logLevel < .info { driver.logLevel = .info }
+        return driver
+    }
+
+    /// A new, authenticated connection; the connection logs through ``driverLogger(_:)``.
     public func connect(logger: Logger) async throws(FleetError) -> PostgresConnection {
+        let logger = Self.driverLogger(logger)
         guard let user = url.user else { throw FleetError(.usage, "the PostgreSQL URL names no user (postgres://USER@HOST/DATABASE)") }
         var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: user,
                                                              password: password?.value, database: url.database, tls: try tls())

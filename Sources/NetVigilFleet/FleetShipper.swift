@@ -22,6 +22,8 @@ public final class FleetShipper: Service, Sendable {
     private let metrics: AgentMetrics?
     private let status: FleetShippingStatus
     private let logger: Logger
+    /// What postgres-nio logs through (``FleetConnector/driverLogger(_:)``).
+    private let driverLogger: Logger
 
     public init(store: Store, connector: FleetConnector, identity: FleetAgentIdentity, heartbeat: Duration,
                 policy: ShippingPlan.Policy = .init(), metrics: AgentMetrics?, status: FleetShippingStatus, logger: Logger) {
@@ -33,6 +35,7 @@ public final class FleetShipper: Service, Sendable {
         self.metrics = metrics
         self.status = status
         self.logger = logger
+        driverLogger = FleetConnector.driverLogger(logger)
     }
 
     /// The loop's own state (one task owns it).
@@ -90,8 +93,13 @@ public final class FleetShipper: Service, Sendable {
                 await refreshProgress(plan: plan, session: &session)
                 try? await Task.sleep(for: pause)
             case .backoff(let pause):
-                await refreshProgress(plan: plan, session: &session)
-                try? await Task.sleep(for: pause)
+                // The lag and backlog keep growing while the database is away: refreshed every second, not once per
+                // back-off (which reaches 30 s).
+                let end = ContinuousClock.now + pause
+                while !Task.isCancelled, ContinuousClock.now < end {
+                    await refreshProgress(plan: plan, session: &session)
+                    try? await Task.sleep(for: min(.seconds(1), end - .now))
+                }
             }
         }
     }
@@ -128,7 +136,7 @@ public final class FleetShipper: Service, Sendable {
         let connection = try await connected(&session)
         try await ensurePartitions(for: page.rows, connection: connection, session: &session)
         do {
-            try await connection.query(stream.insertQuery(json: page.jsonArray, agent: identity.agent), logger: logger)
+            try await connection.query(stream.insertQuery(json: page.jsonArray, agent: identity.agent), logger: driverLogger)
         } catch {
             throw FleetError.classify(error)
         }
@@ -148,7 +156,7 @@ public final class FleetShipper: Service, Sendable {
         for day in days.sorted() {
             let date = Self.isoDate(day: day)
             do {
-                try await connection.query("SELECT netvigil_ensure_partitions(\(date)::date, \(date)::date)", logger: logger)
+                try await connection.query("SELECT netvigil_ensure_partitions(\(date)::date, \(date)::date)", logger: driverLogger)
             } catch {
                 throw FleetError.classify(error)
             }
@@ -166,7 +174,7 @@ public final class FleetShipper: Service, Sendable {
                         \(identity.configDigest), now())
                 ON CONFLICT (agent) DO UPDATE SET version = EXCLUDED.version, labels = EXCLUDED.labels,
                     targets = EXCLUDED.targets, config_digest = EXCLUDED.config_digest, last_seen = EXCLUDED.last_seen
-                """, logger: logger)
+                """, logger: driverLogger)
         } catch {
             throw FleetError.classify(error)
         }
@@ -177,7 +185,7 @@ public final class FleetShipper: Service, Sendable {
     private func connected(_ session: inout Session) async throws(FleetError) -> PostgresConnection {
         if let connection = session.connection, !connection.isClosed { return connection }
         session.connection = nil
-        let connection = try await connector.connect(logger: logger)
+        let connection = try await connector.connect(logger: driverLogger)
         session.connection = connection
         return connection
     }
@@ -194,6 +202,8 @@ public final class FleetShipper: Service, Sendable {
         plan.failed()
         session.failures += 1
         metrics?.fleetError(kind: failure.kind.rawValue)
+        // A partition this process made sure of may have been dropped since (retention): ask again.
+        if failure.kind == .server { session.ensuredDays.removeAll() }
         if let connection = session.connection {
             session.connection = nil
             Task { try? await connection.close() }

@@ -34,7 +34,8 @@ extension ShippedStream {
 
     /// One statement that inserts a batch (`$1`: the JSON array of rows, `$2`: the agent) and ignores rows already
     /// there, so a batch sent twice (a lost acknowledgement, a `kill -9` before the local cursor moved) lands once.
-    /// For probe results the same statement keeps `latest_results` current (only ever moving to a higher `seq`).
+    /// For probe results the same statement keeps `latest_results` current (only ever moving to a later result: by time,
+    /// then `seq`, so that ids restarted by an emptied local table still count as newer).
     var insertSQL: String {
         let names = columns.map(\.name)
         let record = (["seq bigint", "time_ms bigint"] + columns.map { "\($0.name) \($0.type)" }).joined(separator: ", ")
@@ -56,7 +57,7 @@ extension ShippedStream {
             ON CONFLICT (agent, target) DO UPDATE SET seq = EXCLUDED.seq, time = EXCLUDED.time, outcome = EXCLUDED.outcome,
                 error_kind = EXCLUDED.error_kind, http_status = EXCLUDED.http_status, total_ms = EXCLUDED.total_ms,
                 trust_verdict = EXCLUDED.trust_verdict, pin_verdict = EXCLUDED.pin_verdict
-            WHERE latest_results.seq < EXCLUDED.seq
+            WHERE (latest_results.time, latest_results.seq) < (EXCLUDED.time, EXCLUDED.seq)
             """
     }
 
