@@ -75,17 +75,17 @@ final class FleetShippingTests: XCTestCase {
         let agent = try bed.startAgent("delta", fleet: bed.fleetBlock("delta", passwordFile: password), targets: 100)
         try agent.waitUntil("a backlog of 1,000 rows", timeout: 60) { agent.metric("netvigil_probes_total") >= 1_000 }
         try bed.postgres.start()
-        var kills = 0
+        var killsWithBacklog = 0
         for delay in [0.3, 0.6, 0.9, 1.5, 2.5] {
             let before = bed.centralCount("delta")
             // Kill once rows are landing: within a batch or between two.
             _ = Poll.until(timeout: 20) { self.bed.centralCount("delta") > before }
             Thread.sleep(forTimeInterval: delay / 10)
             _ = agent.stop(signal: SIGKILL)
-            kills += 1
+            if bed.centralCount("delta") < (try bed.localProbeRows("delta").count) { killsWithBacklog += 1 }
             try bed.startAgent("delta", fleet: bed.fleetBlock("delta", passwordFile: password), targets: 100)
         }
-        XCTAssertEqual(kills, 5)
+        XCTAssertGreaterThan(killsWithBacklog, 0, "at least one kill came while rows were still to ship")
         try bed.assertCentralEqualsLocal("delta", passwordFile: password)
     }
 
