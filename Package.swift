@@ -237,6 +237,12 @@ let package = Package(
             path: "Benchmarks/SchedulerBenchmarks"
         ),
         .executableTarget(
+            name: "FleetBenchmarks",
+            dependencies: ["NetVigilAgent", "NetVigilFleet", "NetVigilProbeModel", "NetVigilStore",
+                           .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Benchmarks/FleetBenchmarks"
+        ),
+        .executableTarget(
             name: "ProbeBenchmarks",
             dependencies: ["NetVigilHTTP", "NetVigilTrust"],
             path: "Benchmarks/ProbeBenchmarks"

@@ -71,7 +71,7 @@ public final class FleetShipper: Service, Sendable {
         defer {
             if let connection = session.connection { Task { try? await connection.close() } }
         }
-        while !Task.isCancelled {
+        rounds: while !Task.isCancelled {
             let step = plan.next(jitter: Double.random(in: 0..<1))
             switch step {
             case .ship(let stream, let after, let limit):
@@ -80,6 +80,8 @@ public final class FleetShipper: Service, Sendable {
                     try await heartbeatIfDue(session: &session)
                     succeeded(session: &session)
                 } catch {
+                    // Stopping (graceful shutdown) cancels the batch in flight: not a failure, it is resent next time.
+                    if Task.isCancelled { break rounds }
                     failed(error, plan: &plan, session: &session)
                 }
                 if session.lastProgress.map({ .now - $0 > .seconds(1) }) ?? true { await refreshProgress(plan: plan, session: &session) }
@@ -88,6 +90,7 @@ public final class FleetShipper: Service, Sendable {
                     try await heartbeatIfDue(session: &session)
                     succeeded(session: &session)
                 } catch {
+                    if Task.isCancelled { break rounds }
                     failed(error, plan: &plan, session: &session)
                 }
                 await refreshProgress(plan: plan, session: &session)
