@@ -910,7 +910,9 @@ run_reload() {
 # one invocation) agents × FLEET_TARGETS (100) results every FLEET_INTERVAL (60 s) for FLEET_SECONDS (600), each agent a
 # local store and a FleetShipper in the FleetBenchmarks process, shipping through pgbouncer (transaction pooling) into
 # one PostgreSQL 15 made here (initdb, scram-sha-256). Prints shipping lag p99, rows lost and duplicated, and
-# PostgreSQL's CPU and disk per million results. FLEET_BIN_DIR runs binaries from elsewhere (e.g. a debug smoke run with
+# PostgreSQL's CPU and disk per million results. pgbouncer pools per (database, user) and every agent is its own
+# role, so each agent's pool is tiny and idle server connections close after 2 s, under max_db_connections (200, below
+# PostgreSQL's max_connections of 300). FLEET_BIN_DIR runs binaries from elsewhere (e.g. a debug smoke run with
 # NO_BUILD=1).
 run_fleet() {
   release --product netvigil
@@ -953,7 +955,9 @@ auth_type = scram-sha-256
 auth_file = $run/userlist.txt
 pool_mode = transaction
 max_client_conn = $((agents + 100))
-default_pool_size = 20
+default_pool_size = 2
+max_db_connections = 200
+server_idle_timeout = 2
 ignore_startup_parameters = extra_float_digits,options
 INI
     chown -R postgres:postgres "$run"

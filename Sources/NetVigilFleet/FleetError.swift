@@ -5,7 +5,8 @@ import PostgresNIO
 /// from the server's own words and the connection's failure, never from the URL or the password.
 public struct FleetError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, CaseIterable {
-        /// The host cannot be reached (refused, unreachable, timed out, connection lost).
+        /// The host cannot be reached (refused, unreachable, timed out, connection lost) or is not taking connections
+        /// (shutting down, starting up, out of connection slots).
         case connect
         /// The TLS handshake failed: the certificate is not trusted or not for this host, or the server has no TLS.
         case tls
@@ -47,6 +48,10 @@ public struct FleetError: Error, Sendable, Equatable, CustomStringConvertible {
             switch state {
             case "28P01", "28000": return FleetError(.authentication, "\(message) (SQLSTATE \(state))")
             case "42501": return FleetError(.permission, "\(message) (SQLSTATE \(state))")
+            // Shutting down, starting up, out of connection slots, a broken connection: the server is not there to
+            // take rows right now, as when it cannot be reached.
+            case let state where state.hasPrefix("57P") || state.hasPrefix("08") || state == "53300":
+                return FleetError(.connect, "\(message) (SQLSTATE \(state))")
             default: return FleetError(.server, "\(message) (SQLSTATE \(state))")
             }
         }

@@ -93,7 +93,8 @@ public final class FleetShipper: Service, Sendable {
                     if Task.isCancelled { break rounds }
                     failed(error, plan: &plan, session: &session)
                 }
-                await refreshProgress(plan: plan, session: &session)
+                // Every stream came back short: nothing is waiting, so the lag and backlog are 0 without a query.
+                caughtUp()
                 try? await Task.sleep(for: pause)
             case .backoff(let pause):
                 // The lag and backlog keep growing while the database is away: refreshed every second, not once per
@@ -216,6 +217,12 @@ public final class FleetShipper: Service, Sendable {
                          metadata: ["postgres": "\(connector.url)"])
         }
         session.failingKind = failure.kind
+    }
+
+    /// Everything committed so far is shipped.
+    private func caughtUp() {
+        status.update(lagSeconds: 0)
+        metrics?.fleetProgress(lagSeconds: 0, backlog: Dictionary(uniqueKeysWithValues: ShippedStream.allCases.map { ($0.rawValue, 0) }))
     }
 
     /// Lag (age of the oldest unshipped row) and backlog per stream, into the metrics and the health status.

@@ -27,9 +27,11 @@ extension Store {
                 let bounds = try Row.fetchOne(db, sql: "SELECT MIN(id), MAX(id) FROM \(table)")
                 let oldest: Int64? = bounds?[0]
                 let newest: Int64? = bounds?[1]
+                // A short page is everything there is in this snapshot: counting is needed only after a full one
+                // (or when only the count is asked for).
                 let lastSent = rows.last?.sequence ?? cursor
-                let remaining = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE id > ?",
-                                                 arguments: [lastSent]) ?? 0
+                let remaining = rows.count < limit ? 0
+                    : try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE id > ?", arguments: [lastSent]) ?? 0
                 var expired: Int64 = 0
                 if let oldest, oldest > cursor + 1, let newest, newest > cursor { expired = oldest - cursor - 1 }
                 let restarted = (newest.map { $0 < cursor } ?? false) && rows.isEmpty
