@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "NetVigilReachability", targets: ["NetVigilReachability"]),
         .library(name: "NetVigilProber", targets: ["NetVigilProber"]),
         .library(name: "NetVigilProbeModel", targets: ["NetVigilProbeModel"]),
+        .library(name: "NetVigilFleet", targets: ["NetVigilFleet"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,6 +29,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         // MARK: Concurrency (the wake-up primitive, the semaphore, blocking work, the stop handler)
@@ -97,11 +101,27 @@ let package = Package(
         // The build-tool plugin and its tool that turn Sources/NetVigilFeed/Pages into a Swift source.
         .executableTarget(name: "EmbedPageAssets"),
         .plugin(name: "EmbedPageAssetsPlugin", capability: .buildTool(), dependencies: ["EmbedPageAssets"]),
+        // MARK: Fleet (PostgreSQL: the central schema, its migrations and roles, the agent's shipper; issue #53)
+        .target(
+            name: "NetVigilFleet",
+            dependencies: [
+                "NetVigilAgent",
+                "NetVigilConcurrency",
+                "NetVigilStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // MARK: Daemon (the services of `netvigil run` in one ServiceGroup, built from a configuration)
         .target(
             name: "NetVigilDaemon",
             dependencies: [
                 "NetVigilAgent",
+                "NetVigilFleet",
                 "NetVigilFeed",
                 "NetVigilProber",
                 "NetVigilReachability",
@@ -188,6 +208,7 @@ let package = Package(
                 "NetVigilConcurrency",
                 "NetVigilAgent",
                 "NetVigilDaemon",
+                "NetVigilFleet",
                 "NetVigilStore",
                 "NetVigilFeed",
                 "NetVigilTrust",
@@ -216,6 +237,12 @@ let package = Package(
             path: "Benchmarks/SchedulerBenchmarks"
         ),
         .executableTarget(
+            name: "FleetBenchmarks",
+            dependencies: ["NetVigilAgent", "NetVigilFleet", "NetVigilProbeModel", "NetVigilStore",
+                           .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Benchmarks/FleetBenchmarks"
+        ),
+        .executableTarget(
             name: "ProbeBenchmarks",
             dependencies: ["NetVigilProber", "NetVigilTrust"],
             path: "Benchmarks/ProbeBenchmarks"
@@ -239,6 +266,7 @@ let package = Package(
             dependencies: ["NetVigilConcurrency", .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle")]
         ),
         .testTarget(name: "NetVigilSystemTests", dependencies: ["NetVigilSystem"]),
+        .testTarget(name: "NetVigilFleetTests", dependencies: ["NetVigilFleet", "NetVigilAgent", "NetVigilStore", "NetVigilTestSupport"]),
         .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]),
         .testTarget(name: "NetVigilTrustTests", dependencies: ["NetVigilTrust", "NetVigilProbeModel", "NetVigilTestSupport"]),
         .testTarget(
@@ -255,6 +283,7 @@ let package = Package(
                 "NetVigilStore",
                 "NetVigilTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .testTarget(
@@ -280,7 +309,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "COpenSSL", "CNetlink", "NetVigilAgent", "NetVigilFeed", "NetVigilProber", "NetVigilProbeModel", "NetVigilReachability",
+                "COpenSSL", "CNetlink", "NetVigilAgent", "NetVigilFeed", "NetVigilFleet", "NetVigilProber", "NetVigilProbeModel", "NetVigilReachability",
                 "NetVigilStore", "NetVigilSystem", "NetVigilTestSupport", "NetVigilTrust",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -293,6 +322,7 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
     ]

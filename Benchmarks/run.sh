@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|overview|scheduler|idle|probe|probe-tls|probe-trust|probe-h2|startup|scale|status|reload|all]
+# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|overview|scheduler|idle|probe|probe-tls|probe-trust|probe-h2|startup|scale|status|reload|fleet|all]
 # Figures are printed; docs/performance.md records the current ones with the command, the machine and the date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -910,6 +910,92 @@ run_reload() {
     "$bin/netvigil" ${RELOAD_BASELINE:+"$RELOAD_BASELINE"}
 }
 
+# Simulated fleets through the real shipper (issue #53): FLEET_AGENTS (default "500 2000", one run each, side by side in
+# one invocation) agents × FLEET_TARGETS (100) results every FLEET_INTERVAL (60 s) for FLEET_SECONDS (600), each agent a
+# local store and a FleetShipper in the FleetBenchmarks process, shipping through pgbouncer (transaction pooling) into
+# one PostgreSQL 15 made here (initdb, scram-sha-256). Prints shipping lag p99, rows lost and duplicated, and
+# PostgreSQL's CPU and disk per million results. pgbouncer pools per (database, user) and every agent is its own
+# role, so each agent's pool is tiny and idle server connections close after 2 s, under max_db_connections (200, below
+# PostgreSQL's max_connections of 300). FLEET_BIN_DIR runs binaries from elsewhere (e.g. a debug smoke run with
+# NO_BUILD=1).
+run_fleet() {
+  release --product netvigil
+  release --product FleetBenchmarks
+  local fbin=${FLEET_BIN_DIR:-$bin}
+  local pgbin=/usr/lib/postgresql/15/bin
+  local dir; dir=$(mktemp -d)
+  chmod 755 "$dir"
+  local pgport=${FLEET_PG_PORT:-18490}; local bport=$((pgport + 1))
+  local password; password=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
+  echo "$password" > "$dir/super.pass"
+  chown -R postgres:postgres "$dir"
+  local as_postgres=(setpriv --reuid=postgres --regid=postgres --init-groups --)
+  "${as_postgres[@]}" "$pgbin/initdb" -D "$dir/data" --auth=scram-sha-256 --pwfile="$dir/super.pass" -U postgres >/dev/null
+  "${as_postgres[@]}" "$pgbin/postgres" -D "$dir/data" -c port="$pgport" -c listen_addresses=127.0.0.1 \
+    -c unix_socket_directories="$dir" -c max_connections=300 > "$dir/postgres.log" 2>&1 &
+  local pgpid=$!
+  local bouncer=""
+  # shellcheck disable=SC2064 # expanded now: the paths and pids of this run
+  trap "[ -n \"\$bouncer\" ] && kill \$bouncer 2>/dev/null; kill -INT $pgpid 2>/dev/null; wait $pgpid 2>/dev/null; rm -rf '$dir'" RETURN
+  until "$pgbin/pg_isready" -q -h 127.0.0.1 -p "$pgport"; do sleep 0.2; done
+  export PGPASSWORD=$password
+  # Each simulated agent holds a store (database, WAL, shared memory, readers) and a connection: raise the soft limit.
+  ulimit -n "$(ulimit -Hn)" || true
+  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  for agents in ${FLEET_AGENTS:-500 2000}; do
+    local db=fleet_$agents run=$dir/run-$agents
+    mkdir -p "$run"
+    "$pgbin/psql" -qX -h 127.0.0.1 -p "$pgport" -U postgres -d postgres -c "CREATE DATABASE $db" >/dev/null
+    "$fbin/netvigil" fleet migrate --postgres "postgres://postgres@127.0.0.1:$pgport/$db" >/dev/null
+    "$fbin/FleetBenchmarks" provision --admin "postgres://postgres@127.0.0.1:$pgport/$db" --agents "$agents" --dir "$run" >/dev/null
+    cat > "$run/pgbouncer.ini" <<INI
+[databases]
+$db = host=127.0.0.1 port=$pgport dbname=$db
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $bport
+unix_socket_dir =
+auth_type = scram-sha-256
+auth_file = $run/userlist.txt
+pool_mode = transaction
+max_client_conn = $((agents + 100))
+default_pool_size = 2
+max_db_connections = 200
+server_idle_timeout = 2
+ignore_startup_parameters = extra_float_digits,options
+INI
+    chown -R postgres:postgres "$run"
+    "${as_postgres[@]}" /usr/sbin/pgbouncer -q "$run/pgbouncer.ini" > "$run/pgbouncer.log" 2>&1 &
+    bouncer=$!
+    until (exec 3<>"/dev/tcp/127.0.0.1/$bport") 2>/dev/null; do sleep 0.2; done
+    # PostgreSQL's CPU: the postmaster, its live children and the children it has reaped (cutime, cstime), in ticks.
+    pg_ticks() {
+      local total=0 pid
+      for pid in $pgpid $(ps --ppid "$pgpid" -o pid=); do
+        total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+      done
+      echo $((total + $(awk '{print $16 + $17}' "/proc/$pgpid/stat")))
+    }
+    local ticks_before disk_before rows
+    ticks_before=$(pg_ticks)
+    disk_before=$(du -sb "$dir/data" | cut -f1)
+    "$fbin/FleetBenchmarks" run --admin "postgres://postgres@127.0.0.1:$pgport/$db" --ship "postgres://127.0.0.1:$bport/$db" \
+      --agents "$agents" --targets "${FLEET_TARGETS:-100}" --interval "${FLEET_INTERVAL:-60}" --seconds "${FLEET_SECONDS:-600}" \
+      --dir "$run"
+    rows=$("$pgbin/psql" -qXAt -h 127.0.0.1 -p "$pgport" -U postgres -d "$db" -c "SELECT count(*) FROM probe_results")
+    python3 - "$(( $(pg_ticks) - ticks_before ))" "$(getconf CLK_TCK)" "$(( $(du -sb "$dir/data" | cut -f1) - disk_before ))" "$rows" <<'PY'
+import sys
+ticks, hz, disk, rows = (int(v) for v in sys.argv[1:5])
+cpu = ticks / hz
+per = 1e6 / rows if rows else 0
+print(f"postgres: {rows} rows, CPU {cpu:.1f} s ({cpu * per:.1f} s per million results), "
+      f"disk +{disk / 1e6:.1f} MB ({disk / 1e6 * per:.1f} MB per million results)")
+PY
+    kill "$bouncer"; wait "$bouncer" 2>/dev/null || true; bouncer=""
+  done
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 case "$what" in
   store) run_store ;;
   overview) run_overview ;;
@@ -923,6 +1009,7 @@ case "$what" in
   scale) run_scale ;;
   status) run_status ;;
   reload) run_reload ;;
+  fleet) run_fleet ;;
   all) run_store; run_overview; run_scheduler; run_idle; run_probe ;;
   *) echo "unknown benchmark: $what" >&2; exit 64 ;;
 esac

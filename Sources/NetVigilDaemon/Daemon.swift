@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NetVigilAgent
 import NetVigilFeed
+import NetVigilFleet
 import NetVigilProber
 import NetVigilReachability
 import NetVigilStore
@@ -107,7 +108,24 @@ public final class Daemon: Sendable {
                                        pipeline: pipeline, logger: Logger(label: "netvigil.scheduler"))
         metrics.agent.follow(scheduler: scheduler.statistics)
         let reloadProgress = ReloadProgress()
-        let health = DaemonHealth(scheduler: scheduler, writer: writer, metrics: metrics.agent, reload: reloadProgress)
+        // `fleet:`: the shipper copies the local history to PostgreSQL; its lag is a /healthz warning, not a 503.
+        var fleetServices: [any Service] = []
+        var fleetStatus: FleetShippingStatus?
+        if let fleet = configuration.fleet {
+            let status = FleetShippingStatus(heartbeat: fleet.heartbeat)
+            let identity = FleetAgentIdentity(
+                agent: fleet.agent, version: NetVigilVersion.current, labels: configuration.labels.dictionary,
+                targets: configuration.targets.targets.map(\.name),
+                configBytes: path.flatMap { FileManager.default.contents(atPath: $0).map { Array($0) } })
+            fleetServices.append(FleetShipper(store: store, connector: FleetConnector(section: fleet), identity: identity,
+                                              heartbeat: fleet.heartbeat, metrics: metrics.agent, status: status,
+                                              logger: Logger(label: "netvigil.fleet")))
+            fleetStatus = status
+        }
+        var healthWarnings: (@Sendable () -> [String])?
+        if let fleetStatus { healthWarnings = { fleetStatus.warnings() } }
+        let health = DaemonHealth(scheduler: scheduler, writer: writer, metrics: metrics.agent, reload: reloadProgress,
+                                  warnings: healthWarnings)
         let portal = CaptivePortalChecker(monitor: monitor, settings: configuration.reachability.captivePortal,
                                           paths: configuration.targets.targets.flatMap(\.sources),
                                           logger: Logger(label: "netvigil.portal"))
@@ -120,7 +138,7 @@ public final class Daemon: Sendable {
         let feedConfiguration = FeedConfiguration(descriptors.applied(to: configuration.feed))
         // The reload compares these with the start-up settings; captured alone, so the start-up target list is not
         // kept alive next to the reloaded one.
-        let (startupStorage, startupFeed) = (configuration.storage, configuration.feed)
+        let (startupStorage, startupFeed, startupFleet) = (configuration.storage, configuration.feed, configuration.fleet)
         let reloader = ConfigReloader(path: path, logger: Logger(label: "netvigil.config"), metrics: metrics.agent,
                                       progress: reloadProgress) { reloaded in
             logLevelChanged(reloaded.log.level)
@@ -131,6 +149,7 @@ public final class Daemon: Sendable {
             let change = await scheduler.update(targets: reloaded.targets.targets)
             var unchangeable: [String] = []
             if reloaded.storage != startupStorage { unchangeable.append("storage") }
+            if reloaded.fleet != startupFleet { unchangeable.append("fleet") }
             var feedSettings = reloaded.feed
             feedSettings.tls = startupFeed.tls
             if feedSettings != startupFeed || (reloaded.feed.tls == nil) != (startupFeed.tls == nil) {
@@ -173,7 +192,7 @@ public final class Daemon: Sendable {
         // The writer is first so it stops last: everything producers submit is flushed. The systemd notifier is near
         // the end, so it stops early: STOPPING=1 goes out as soon as shutdown begins.
         let services: [any Service] = [writer, retention, dispatcher, reachability, portal, scheduler, reloader, feed]
-            + healthListener + [systemd] + extraServices
+            + fleetServices + healthListener + [systemd] + extraServices
         // A service that fails stops the others gracefully (the default would cancel them, and the writer's queue
         // would be lost).
         var groupConfiguration = ServiceGroupConfiguration(

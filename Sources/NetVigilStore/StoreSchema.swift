@@ -136,6 +136,16 @@ enum StoreSchema {
                 ALTER TABLE probe_results ADD COLUMN findings TEXT;
                 """)
         }
+        // v5: where the fleet shipper (issue #53) has got to in each shipped table: the highest local id PostgreSQL
+        // has acknowledged. Kept here so that it survives `kill -9` and restarts with the rows it refers to.
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: """
+                CREATE TABLE fleet_cursors (
+                    stream TEXT PRIMARY KEY,
+                    shipped_id INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 

@@ -21,6 +21,7 @@ struct NetVigilCommand: AsyncParsableCommand {
             ProbeCommand.self,
             PinCommand.self,
             TrustCommand.self,
+            FleetCommand.self,
             VersionCommand.self,
         ]
     )

@@ -1,6 +1,7 @@
 import Foundation
 import NetVigilAgent
 import NetVigilStore
+import Prometheus
 import XCTest
 @testable import NetVigilFeed
 
@@ -55,8 +56,9 @@ extension MetricsTests {
         var record = Self.okRecord()
         record.timings.connect = 0.233
         metrics.agent.probeFinished(target: "api", record: record)
-        metrics.registry.makeGauge(name: "test_noisy_ratio").set(0.1 + 0.2)
-        let histogram = metrics.registry.makeValueHistogram(name: "test_noisy_seconds", buckets: [0.001, 1])
+        metrics.registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "test_noisy_ratio", unitName: "", helpText: "")).set(0.1 + 0.2)
+        let histogram = metrics.registry.makeValueHistogram(
+            descriptor: MetricNameDescriptor(metricName: "test_noisy", unitName: "seconds", helpText: ""), buckets: [0.001, 1])
         histogram.record(0.1)
         histogram.record(0.2)
         let text = String(decoding: metrics.exposition().text, as: UTF8.self)
@@ -157,6 +159,29 @@ extension MetricsTests {
         # HELP netvigil_feed_event_subscribers_refused_total /v1/events requests answered 503 because feed.max_event_subscribers streams were open.
         # TYPE netvigil_feed_event_subscribers_refused_total counter
         netvigil_feed_event_subscribers_refused_total 1
+        # HELP netvigil_fleet_backlog_rows Local rows not shipped to PostgreSQL yet, by stream (probe_results, reachability_events, alerts).
+        # TYPE netvigil_fleet_backlog_rows gauge
+        netvigil_fleet_backlog_rows{stream="probe_results"} 3.0
+        # HELP netvigil_fleet_errors_total Failed shipping attempts by kind: connect, tls, authentication, permission, server, local_store.
+        # TYPE netvigil_fleet_errors_total counter
+        netvigil_fleet_errors_total{kind="authentication"} 0
+        netvigil_fleet_errors_total{kind="connect"} 1
+        netvigil_fleet_errors_total{kind="local_store"} 0
+        netvigil_fleet_errors_total{kind="permission"} 0
+        netvigil_fleet_errors_total{kind="server"} 0
+        netvigil_fleet_errors_total{kind="tls"} 0
+        # HELP netvigil_fleet_expired_rows_total Rows local retention deleted before they were shipped: missing from the central database.
+        # TYPE netvigil_fleet_expired_rows_total counter
+        netvigil_fleet_expired_rows_total{stream="probe_results"} 1
+        # HELP netvigil_fleet_last_success_timestamp_seconds When a batch or heartbeat last reached PostgreSQL, as a Unix time in seconds; absent before the first.
+        # TYPE netvigil_fleet_last_success_timestamp_seconds gauge
+        netvigil_fleet_last_success_timestamp_seconds 1795000000.0
+        # HELP netvigil_fleet_shipped_rows_total Rows PostgreSQL acknowledged (duplicates of a retried batch included), by stream.
+        # TYPE netvigil_fleet_shipped_rows_total counter
+        netvigil_fleet_shipped_rows_total{stream="probe_results"} 10
+        # HELP netvigil_fleet_shipping_lag_seconds Age of the oldest local row PostgreSQL does not hold yet, in seconds; 0 when everything is shipped.
+        # TYPE netvigil_fleet_shipping_lag_seconds gauge
+        netvigil_fleet_shipping_lag_seconds 1.5
         # HELP netvigil_healthy 1 while the probe pipeline is live (due probes start, the store accepts writes), 0 when /healthz says 503.
         # TYPE netvigil_healthy gauge
         netvigil_healthy 1.0

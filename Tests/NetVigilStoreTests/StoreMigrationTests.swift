@@ -29,7 +29,7 @@ final class StoreMigrationTests: XCTestCase {
 
         let store = try Store.open(path: path)
         let migrations = try store.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4"])
+        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4", "v5"])
         // v3: every result gains the path columns, NULL for the rows written before.
         let paths = try store.read { db in
             try Row.fetchAll(db, sql: "SELECT interface, interface_kind FROM probe_results").map { [$0[0] as String?, $0[1] as String?] }

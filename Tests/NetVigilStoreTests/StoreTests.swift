@@ -44,7 +44,7 @@ final class StoreTests: XCTestCase {
         let stats = try await store.statistics()
         XCTAssertEqual(stats.probeResults, 1)
         let migrations = try store.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4"])
+        XCTAssertEqual(migrations, ["v1", "v2", "v3", "v4", "v5"])
     }
 
     func testNewerSchemaIsRefused() async throws {

@@ -67,6 +67,11 @@ public enum MetricsFixtures {
         metrics.eventSubscribers(1)
         metrics.eventSubscriberRefused()
         metrics.schedulerPunctuality(skippedTicks: 1, lateness: [(0.5, 0.001), (0.99, 0.004), (1, 0.02)])
+        metrics.fleetStarted(streams: ["probe_results"])
+        metrics.fleetProgress(lagSeconds: 1.5, backlog: ["probe_results": 3])
+        metrics.fleetShipped(stream: "probe_results", rows: 10, unixSeconds: 1_795_000_000)
+        metrics.fleetError(kind: "connect")
+        metrics.fleetExpired(stream: "probe_results", rows: 1)
     }
 
     /// Samples by series (`name{labels}` as emitted), plus the `# HELP` and `# TYPE` lines by name.

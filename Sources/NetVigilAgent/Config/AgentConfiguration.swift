@@ -16,13 +16,15 @@ public struct AgentConfiguration: Sendable {
     public var labels: TargetLabels
     /// Top-level `proxy:`, every target's default (a target's own `proxy:` overrides it; `none` goes direct).
     public var proxy: ProxyConfiguration? = nil
+    /// `fleet:`, the central PostgreSQL this agent ships its history to; nil: none.
+    public var fleet: FleetSection? = nil
     /// The files `include:` read, in the order they were merged.
     public var includedFiles: [String] = []
 
     /// Top-level keys accepted in the document.
     static let sectionKeys = [StorageSection.key, FeedSection.key, LogSection.key, ReachabilitySection.key, SchedulerSection.key,
                              TLSPoliciesSection.key, TargetsSection.key, AlertsSection.key, labelsKey, ConfigInclude.key,
-                             ProxySettings.key]
+                             ProxySettings.key, FleetSection.key]
     /// The key of the top-level labels.
     static let labelsKey = "labels"
 
@@ -72,6 +74,7 @@ public struct AgentConfiguration: Sendable {
         log = try collector.attempt { try LogSection.read(from: root) } ?? log
         reachability = try collector.attempt { try ReachabilitySection.read(from: root) } ?? reachability
         scheduler = try collector.attempt { try SchedulerSection.read(from: root) } ?? scheduler
+        fleet = try collector.attempt { try FleetSection.read(from: root) } ?? nil
 
         let policyLists = [root[TLSPoliciesSection.key]] + fragments.map { $0.root[TLSPoliciesSection.key] }
         tlsPolicies = try TLSPoliciesSection(lists: policyLists.compactMap { $0 }, collector: &collector)

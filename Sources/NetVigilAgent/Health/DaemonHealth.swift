@@ -17,12 +17,15 @@ public struct DaemonHealth: Sendable {
         /// The same problems as a public status page may show them: without the store's error, which quotes the
         /// database's path and SQLite's words (`store not writable`, not `store not writable: /var/lib/…: …`).
         public var publicProblems: [String]
+        /// What is wrong but leaves probing healthy (a fleet shipping lag): named by `/healthz`, never a 503.
+        public var warnings: [String] = []
         public var isHealthy: Bool { problems.isEmpty }
 
         /// - Parameter publicProblems: nil when `problems` hold nothing private (no path, no error text).
-        public init(problems: [String], publicProblems: [String]? = nil) {
+        public init(problems: [String], publicProblems: [String]? = nil, warnings: [String] = []) {
             self.problems = problems
             self.publicProblems = publicProblems ?? problems
+            self.warnings = warnings
         }
 
         /// `ok`, or the problems joined with "; ".
@@ -38,12 +41,16 @@ public struct DaemonHealth: Sendable {
     private let writer: StoreWriter?
     private let metrics: AgentMetrics?
     private let reload: ReloadProgress?
+    private let warningSource: (@Sendable () -> [String])?
 
-    public init(scheduler: ProbeScheduler?, writer: StoreWriter?, metrics: AgentMetrics? = nil, reload: ReloadProgress? = nil) {
+    /// - Parameter warnings: problems that do not make the daemon unhealthy (the fleet shipper's lag).
+    public init(scheduler: ProbeScheduler?, writer: StoreWriter?, metrics: AgentMetrics? = nil, reload: ReloadProgress? = nil,
+                warnings: (@Sendable () -> [String])? = nil) {
         self.scheduler = scheduler
         self.writer = writer
         self.metrics = metrics
         self.reload = reload
+        self.warningSource = warnings
     }
 
     /// Checks now; also sets the `netvigil_healthy`, store and reload gauges.
@@ -75,7 +82,7 @@ public struct DaemonHealth: Sendable {
             }
             metrics?.configReloadRunning(reload.running(now: now))
         }
-        let report = Report(problems: problems, publicProblems: publicProblems)
+        let report = Report(problems: problems, publicProblems: publicProblems, warnings: warningSource?() ?? [])
         metrics?.healthy(report.isHealthy)
         return report
     }

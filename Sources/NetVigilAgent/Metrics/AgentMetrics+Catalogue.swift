@@ -149,7 +149,7 @@ extension AgentMetrics {
         MetricDescription(
             name: Name.eventSubscribersRefusedTotal, kind: .counter, labels: [],
             help: "/v1/events requests answered 503 because feed.max_event_subscribers streams were open."),
-    ]
+    ] + fleetCatalogue
 
     /// `# HELP` text by metric name, for a Prometheus metrics factory.
     public static var helpTexts: [String: String] {

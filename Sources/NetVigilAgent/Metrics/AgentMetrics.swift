@@ -152,6 +152,14 @@ public final class AgentMetrics: Sendable {
         }
     }
 
+    /// Adds to a labelled counter (0 creates the series, so it is exported from the start).
+    func increment(_ name: String, _ labels: [(String, String)], by amount: Int) {
+        state.withLock { state in
+            let counter = self.counter(name, labels, in: &state)
+            if amount > 0 { counter.increment(by: amount) }
+        }
+    }
+
     /// Raises an unlabelled floating-point counter to `total` (a running total read elsewhere; never lowered).
     func raiseCounter(_ name: String, to total: Double) {
         state.withLock { state in

@@ -34,6 +34,11 @@ struct CheckConfigCommand: AsyncParsableCommand {
             print("  tls_policies: \(configuration.tlsPolicies.entries.count)")
             for warning in configuration.tlsPolicies.warnings { print("    warning: \(warning)") }
             if let proxy = configuration.proxy { print("  proxy: \(proxy)") }
+            if let fleet = configuration.fleet {
+                // The URL prints without its password; only whether one is set is said.
+                print("  fleet: agent \(fleet.agent) → \(TerminalText.escaped(fleet.url.description)) (tls \(fleet.tlsMode.rawValue), "
+                      + "password: \(fleet.password == nil ? "none" : "set"), heartbeat \(ConfigDuration.format(fleet.heartbeat)))")
+            }
             print("  targets: \(configuration.targets.targets.count)")
             var systemRoots: [Certificate]? = nil
             for target in configuration.targets.targets {

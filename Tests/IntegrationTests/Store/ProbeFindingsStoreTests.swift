@@ -117,7 +117,7 @@ final class ProbeFindingsStoreTests: XCTestCase {
         let directory = try TemporaryDirectory()
         let store = try Store.open(path: try makeVersion2Database(at: directory.path("v2.sqlite")))
         XCTAssertEqual(try store.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") },
-                       ["v1", "v2", "v3", "v4"])
+                       ["v1", "v2", "v3", "v4", "v5"])
         try await store.write(WriteBatch(probes: [Self.probe(5, findings: [Self.finding])]))
 
         let (text, probes) = try exportedProbes(store)
