@@ -213,7 +213,7 @@ public final class FleetShipper: Service, Sendable {
             Task { try? await connection.close() }
         }
         if failure.kind == .localStore || failure.kind != session.failingKind {
-            logger.error("\("fleet shipping failed (\(failure.kind.rawValue)): \(failure.message); rows stay in the local store and are retried with back-off; probing goes on")",
+            logger.error("fleet shipping failed (\(failure.kind.rawValue)): \(failure.message); rows stay in the local store and are retried with back-off; probing goes on",
                          metadata: ["postgres": "\(connector.url)"])
         }
         session.failingKind = failure.kind
