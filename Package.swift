@@ -98,7 +98,7 @@ let package = Package(
             exclude: ["Pages"],
             plugins: ["EmbedPageAssetsPlugin"]
         ),
-        // The build-tool plugin and its tool that turn Sources/NetVigilFeed/Pages into a Swift source.
+        // The build-tool plugin and its tool that turn a target's Pages folder into a Swift source.
         .executableTarget(name: "EmbedPageAssets"),
         .plugin(name: "EmbedPageAssetsPlugin", capability: .buildTool(), dependencies: ["EmbedPageAssets"]),
         // MARK: Fleet (PostgreSQL: the central schema, its migrations and roles, the agent's shipper; issue #53)
@@ -107,7 +107,9 @@ let package = Package(
             dependencies: [
                 "NetVigilAgent",
                 "NetVigilConcurrency",
+                "NetVigilProber",
                 "NetVigilStore",
+                "NetVigilTrust",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -116,18 +118,33 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // MARK: Fleet view (the hub's feed: `netvigil fleet serve`; issue #54)
+        .target(
+            name: "NetVigilFleetFeed",
+            dependencies: [
+                "NetVigilAgent",
+                "NetVigilFeed",
+                "NetVigilFleet",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            exclude: ["Pages"],
+            plugins: ["EmbedPageAssetsPlugin"]
+        ),
         // MARK: Daemon (the services of `netvigil run` in one ServiceGroup, built from a configuration)
         .target(
             name: "NetVigilDaemon",
             dependencies: [
                 "NetVigilAgent",
                 "NetVigilFleet",
+                "NetVigilFleetFeed",
                 "NetVigilFeed",
                 "NetVigilProber",
                 "NetVigilReachability",
                 "NetVigilStore",
                 "NetVigilSystem",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

@@ -13,7 +13,18 @@ public func buildApplication(
     logger: Logger,
     onServerRunning: @escaping @Sendable (String) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let router = buildRouter(configuration: configuration, state: state)
+    buildServer(router: buildRouter(configuration: configuration, state: state), configuration: configuration,
+                logger: logger, onServerRunning: onServerRunning)
+}
+
+/// An HTTP server for `router` as `configuration` says (address, HTTPS, connection limit, idle timeout): the
+/// agent's feed and the fleet hub's (`netvigil fleet serve`) listen alike.
+public func buildServer(
+    router: Router<BasicRequestContext>,
+    configuration: FeedConfiguration,
+    logger: Logger,
+    onServerRunning: @escaping @Sendable (String) async -> Void = { _ in }
+) -> some ApplicationProtocol {
     let http1 = HTTP1Channel.Configuration(idleTimeout: .nanoseconds(configuration.idleTimeout.inNanoseconds))
     let server: HTTPServerBuilder
     if let tls = configuration.tls {
@@ -65,7 +76,7 @@ func buildRouter(configuration: FeedConfiguration, state: FeedState) -> Router<B
 }
 
 /// A 200 JSON response with sorted keys (stable for diffs and tests).
-func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+public func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     var data = try encoder.encode(value)

@@ -4,7 +4,8 @@ import Logging
 import NetVigilAgent
 import PostgresNIO
 
-/// `netvigil fleet add-agent NAME`: one login role per agent, a member of `netvigil_agent`, with a generated
+/// `netvigil fleet add-agent NAME` (and `add-hub`): one login role per agent, a member of `netvigil_agent` (a hub's:
+/// of `netvigil_hub`), with a generated
 /// password written to a mode-0600 file and nowhere else (not to the output, a log, or the server: the role gets the
 /// password's SCRAM verifier). Run again for an existing agent, it sets a new password (rotation).
 public enum FleetAgentProvisioner {
@@ -14,11 +15,19 @@ public enum FleetAgentProvisioner {
         case passwordReplaced = "password replaced"
     }
 
-    /// Writes a new password to `passwordFile`, then creates or updates role `name` with it.
-    public static func addAgent(name: String, passwordFile: String, connection: PostgresConnection,
+    /// The group role a login role joins: what it may do.
+    public enum Group: String, Sendable {
+        /// Ships its own history (`add-agent`).
+        case agent = "netvigil_agent"
+        /// Reads everything and keeps the fleet's alerts (`add-hub`, schema version 2).
+        case hub = "netvigil_hub"
+    }
+
+    /// Writes a new password to `passwordFile`, then creates or updates role `name` with it, a member of `group`.
+    public static func addAgent(name: String, passwordFile: String, group: Group = .agent, connection: PostgresConnection,
                                 logger: Logger) async throws(FleetError) -> Outcome {
         guard FleetSection.isValidAgentName(name) else {
-            throw FleetError(.usage, "agent name: expected letters, digits, _, - and . starting with a letter (at most 63 bytes)")
+            throw FleetError(.usage, "\(group == .hub ? "hub" : "agent") name: expected letters, digits, _, - and . starting with a letter (at most 63 bytes)")
         }
         let password = generatePassword()
         try writeSecret(password, to: passwordFile)
@@ -27,10 +36,10 @@ public enum FleetAgentProvisioner {
         do {
             return try await FleetMigrator.inTransaction(connection, logger: logger) {
                 var groupExists = false
-                for try await _ in try await connection.query("SELECT 1 FROM pg_roles WHERE rolname = 'netvigil_agent'",
+                for try await _ in try await connection.query("SELECT 1 FROM pg_roles WHERE rolname = \(group.rawValue)",
                                                               logger: logger).decode(Int.self) { groupExists = true }
                 guard groupExists else {
-                    throw FleetError(.usage, "role netvigil_agent does not exist: run netvigil fleet migrate first")
+                    throw FleetError(.usage, "role \(group.rawValue) does not exist: run netvigil fleet migrate first")
                 }
                 var exists = false
                 for try await _ in try await connection.query("SELECT 1 FROM pg_roles WHERE rolname = \(name)",
@@ -38,7 +47,7 @@ public enum FleetAgentProvisioner {
                 // The verifier is made of base64 and '$:' only: it quotes safely as a literal.
                 let verb = exists ? "ALTER" : "CREATE"
                 try await connection.query(PostgresQuery(unsafeSQL: "\(verb) ROLE \(role) LOGIN PASSWORD '\(verifier)'"), logger: logger)
-                try await connection.query(PostgresQuery(unsafeSQL: "GRANT netvigil_agent TO \(role)"), logger: logger)
+                try await connection.query(PostgresQuery(unsafeSQL: "GRANT \(group.rawValue) TO \(role)"), logger: logger)
                 return exists ? .passwordReplaced : .created
             }
         } catch {

@@ -48,6 +48,34 @@ public struct FleetConnector: Sendable {
         }
     }
 
+    /// The hub's connector.
+    public init(section: FleetHubSection) {
+        self.init(url: section.url, password: section.password, tlsMode: section.tlsMode, caFile: section.caFile)
+    }
+
+    /// A pool's configuration (the hub's ``PostgresClient``), with the same TLS rules as ``connect(logger:)``.
+    public func clientConfiguration(maximumConnections: Int) throws(FleetError) -> PostgresClient.Configuration {
+        guard let user = url.user else { throw FleetError(.usage, "the PostgreSQL URL names no user (postgres://USER@HOST/DATABASE)") }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        let mode: PostgresClient.Configuration.TLS
+        switch tlsMode {
+        case .disable:
+            mode = .disable
+        case .require:
+            tls.certificateVerification = .none
+            mode = .require(tls)
+        case .verifyFull:
+            tls.certificateVerification = .fullVerification
+            if let caFile { tls.trustRoots = .file(caFile) }
+            mode = .require(tls)
+        }
+        var configuration = PostgresClient.Configuration(host: url.host, port: url.port, username: user,
+                                                         password: password?.value, database: url.database, tls: mode)
+        configuration.options.connectTimeout = connectTimeout
+        configuration.options.maximumConnections = maximumConnections
+        return configuration
+    }
+
     /// `logger` for postgres-nio: never below info, because the driver's trace lines print its connection actions,
     /// the authentication context (the password) among them.
     public static func driverLogger(_ logger: Logger) -> Logger {

@@ -12,7 +12,7 @@ public enum FleetSchema {
     public static let partitionedTables = ["probe_results", "reachability_events", "alert_events"]
 
     /// Migrations by version, ascending.
-    public static let migrations: [(version: Int, statements: [String])] = [(1, version1)]
+    public static let migrations: [(version: Int, statements: [String])] = [(1, version1), (2, version2)]
 
     /// The newest version this netvigil knows.
     public static var currentVersion: Int { migrations.last?.version ?? 0 }
@@ -181,6 +181,68 @@ public enum FleetSchema {
             netvigil_schema_migrations TO netvigil_reader
         """,
     ] + rowLevelSecurity(on: ["probe_results", "reachability_events", "alert_events", "latest_results", "agents"])
+
+    /// Version 2, the fleet view (issue #54): what a result's served leaf is (its SPKI pin and issuer, so that the hub
+    /// groups agents by the key they are served without parsing certificates), the URL of each latest result (agents
+    /// may name one endpoint differently), each agent's shipping lag as of its heartbeat, and the hub's own tables.
+    /// The hub logs in as a member of `netvigil_hub`: it reads everything as `netvigil_reader` does and writes only
+    /// its alert state and outbox.
+    static let version2: [String] = [
+        "ALTER TABLE probe_results ADD COLUMN served_spki text, ADD COLUMN served_issuer text",
+        "ALTER TABLE latest_results ADD COLUMN url text, ADD COLUMN served_spki text, ADD COLUMN served_issuer text",
+        "ALTER TABLE agents ADD COLUMN shipping_lag_seconds double precision NOT NULL DEFAULT 0",
+        """
+        DO $$ BEGIN
+            CREATE ROLE netvigil_hub NOLOGIN;
+        EXCEPTION WHEN duplicate_object THEN NULL;
+        END $$
+        """,
+        "GRANT netvigil_reader TO netvigil_hub",
+        // One row per fleet alert ever raised (kind and subject: `endpoint_down` and an endpoint, `agent_silent` and
+        // an agent): whether it fires now, since when, and the payload it was last sent with.
+        """
+        CREATE TABLE fleet_alerts (
+            alert_key text PRIMARY KEY,
+            kind text NOT NULL,
+            subject text NOT NULL,
+            state text NOT NULL CHECK (state IN ('firing', 'resolved')),
+            since timestamptz NOT NULL,
+            updated timestamptz NOT NULL,
+            payload jsonb NOT NULL
+        )
+        """,
+        // The outbox: a row per (notice, sink), taken by one hub at a time with FOR UPDATE SKIP LOCKED and marked
+        // delivered only after the sink acknowledged it.
+        """
+        CREATE TABLE fleet_alert_outbox (
+            id bigserial PRIMARY KEY,
+            created timestamptz NOT NULL DEFAULT now(),
+            alert_key text NOT NULL,
+            kind text NOT NULL,
+            sink text NOT NULL,
+            payload jsonb NOT NULL,
+            idempotency_key text NOT NULL UNIQUE,
+            state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered')),
+            attempts integer NOT NULL DEFAULT 0,
+            next_attempt timestamptz NOT NULL DEFAULT now(),
+            last_error text,
+            delivered timestamptz
+        )
+        """,
+        "CREATE INDEX fleet_alert_outbox_due ON fleet_alert_outbox (next_attempt) WHERE state = 'pending'",
+        // The key every agent last agreed an endpoint serves: a new unanimous key is a rotation.
+        """
+        CREATE TABLE fleet_endpoint_keys (
+            endpoint text PRIMARY KEY,
+            spki text NOT NULL,
+            issuer text,
+            since timestamptz NOT NULL
+        )
+        """,
+        "GRANT SELECT, INSERT, UPDATE, DELETE ON fleet_alerts, fleet_alert_outbox, fleet_endpoint_keys TO netvigil_hub",
+        "GRANT USAGE ON SEQUENCE fleet_alert_outbox_id_seq TO netvigil_hub",
+        "GRANT SELECT ON fleet_alerts, fleet_alert_outbox, fleet_endpoint_keys TO netvigil_reader",
+    ]
 
     /// Row-level security: an agent sees and writes only rows whose `agent` is its login role; a reader sees all.
     static func rowLevelSecurity(on tables: [String]) -> [String] {

@@ -173,11 +173,12 @@ public final class FleetShipper: Service, Sendable {
         let connection = try await connected(&session)
         do {
             try await connection.query("""
-                INSERT INTO agents (agent, version, labels, targets, config_digest, last_seen)
+                INSERT INTO agents (agent, version, labels, targets, config_digest, last_seen, shipping_lag_seconds)
                 VALUES (\(identity.agent), \(identity.version), \(identity.labelsJSON)::jsonb, \(identity.targetsJSON)::jsonb,
-                        \(identity.configDigest), now())
+                        \(identity.configDigest), now(), \(status.lagSeconds))
                 ON CONFLICT (agent) DO UPDATE SET version = EXCLUDED.version, labels = EXCLUDED.labels,
-                    targets = EXCLUDED.targets, config_digest = EXCLUDED.config_digest, last_seen = EXCLUDED.last_seen
+                    targets = EXCLUDED.targets, config_digest = EXCLUDED.config_digest, last_seen = EXCLUDED.last_seen,
+                    shipping_lag_seconds = EXCLUDED.shipping_lag_seconds
                 """, logger: driverLogger)
         } catch {
             throw FleetError.classify(error)

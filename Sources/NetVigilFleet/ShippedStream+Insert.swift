@@ -23,7 +23,7 @@ extension ShippedStream {
              ("tls_cipher", "text"), ("alpn", "text"), ("trust_verdict", "text"), ("pin_verdict", "text"),
              ("reachability_status", "text"), ("resolved_address", "text"), ("redirect_count", "integer"),
              ("interface", "text"), ("interface_kind", "text"), ("served_chain", "text"), ("validated_chain", "text"),
-             ("findings", "jsonb"), ("details", "text")]
+             ("findings", "jsonb"), ("details", "text"), ("served_spki", "text"), ("served_issuer", "text")]
         case .reachabilityEvents:
             [("target", "text"), ("status", "text"), ("status_code", "integer"), ("flags", "bigint"), ("flag_names", "text"),
              ("interface", "text"), ("interface_kind", "text"), ("gateway", "text"), ("source", "text"), ("family", "text")]
@@ -50,13 +50,15 @@ extension ShippedStream {
         return """
             WITH batch AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(\(record))),
             inserted AS (\(insert))
-            INSERT INTO latest_results (agent, target, seq, time, outcome, error_kind, http_status, total_ms, trust_verdict, pin_verdict)
+            INSERT INTO latest_results (agent, target, seq, time, outcome, error_kind, http_status, total_ms, trust_verdict,
+                                        pin_verdict, url, served_spki, served_issuer)
             SELECT DISTINCT ON (target) $2, target, seq, to_timestamp(time_ms / 1000.0), outcome, error_kind, http_status,
-                   total_ms, trust_verdict, pin_verdict
+                   total_ms, trust_verdict, pin_verdict, url, served_spki, served_issuer
             FROM batch ORDER BY target, seq DESC
             ON CONFLICT (agent, target) DO UPDATE SET seq = EXCLUDED.seq, time = EXCLUDED.time, outcome = EXCLUDED.outcome,
                 error_kind = EXCLUDED.error_kind, http_status = EXCLUDED.http_status, total_ms = EXCLUDED.total_ms,
-                trust_verdict = EXCLUDED.trust_verdict, pin_verdict = EXCLUDED.pin_verdict
+                trust_verdict = EXCLUDED.trust_verdict, pin_verdict = EXCLUDED.pin_verdict, url = EXCLUDED.url,
+                served_spki = EXCLUDED.served_spki, served_issuer = EXCLUDED.served_issuer
             WHERE (latest_results.time, latest_results.seq) < (EXCLUDED.time, EXCLUDED.seq)
             """
     }

@@ -45,6 +45,14 @@ public struct AlertmanagerAlert: Sendable, Encodable, Equatable {
         }
     }
 
+    /// An alert from its parts (the fleet hub's alerts, ``AlertNotice``).
+    init(labels: [String: String], annotations: [String: String], startsAt: Timestamp?, endsAt: Timestamp) {
+        self.labels = labels
+        self.annotations = annotations
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+    }
+
     /// This host's name (`gethostname`), the `instance` label of every alert.
     public static let hostName: String = {
         var buffer = [CChar](repeating: 0, count: 256)

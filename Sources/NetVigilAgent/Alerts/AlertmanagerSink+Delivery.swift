@@ -12,6 +12,12 @@ extension AlertmanagerSink {
         let alerts = payloads.map {
             AlertmanagerAlert(payload: $0, instance: AlertmanagerAlert.hostName, labels: labels, validUntil: validUntil)
         }
+        try await post(alerts, prober: prober, systemTrustStore: systemTrustStore)
+    }
+
+    /// POSTs `alerts` in one request to `/api/v2/alerts`.
+    func post(_ alerts: [AlertmanagerAlert], prober: Prober,
+              systemTrustStore: () throws(AlertDeliveryError) -> TrustStore) async throws(AlertDeliveryError) {
         let body: String
         do {
             body = try AlertmanagerAlert.body(alerts)

@@ -54,7 +54,16 @@ public struct FleetSection: Sendable, Equatable {
         return try FleetSection(reading: value.mapping(allowedKeys: allowedKeys))
     }
 
-    init(reading mapping: ConfigMapping) throws {
+    /// Where and how to connect: `postgres`, `password_file` and `tls` of a `fleet:` mapping (the agent's and the
+    /// hub's). The URL comes back without its password, which is in `password`.
+    struct Connection {
+        var url: PostgresURL
+        var password: Secret?
+        var tlsMode: FleetTLSMode
+        var caFile: String?
+    }
+
+    static func readConnection(_ mapping: ConfigMapping) throws -> Connection {
         let urlValue = try mapping.required("postgres")
         var url: PostgresURL
         do {
@@ -76,22 +85,6 @@ public struct FleetSection: Sendable, Equatable {
             }
             password = Secret(text)
         }
-        var agent = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "netvigil"
-        if let value = mapping["agent"] {
-            agent = try value.nonEmptyString()
-            guard Self.isValidAgentName(agent) else {
-                throw value.error("expected a name of letters, digits, _, - and . starting with a letter (at most 63 bytes)")
-            }
-        } else if let user = url.user {
-            agent = user
-        }
-        if let user = url.user, user != agent, let value = mapping["agent"] {
-            throw value.error("the agent name must be the URL's user (\(user)): rows are accepted only under the login role's own name")
-        }
-        guard Self.isValidAgentName(agent) else {
-            throw mapping.owner.error("the host name is not a valid agent name; set fleet.agent")
-        }
-        url.user = agent
         var mode = FleetTLSMode.defaultMode(for: url)
         var caFile: String?
         if let tlsValue = mapping["tls"] {
@@ -109,8 +102,31 @@ public struct FleetSection: Sendable, Equatable {
                 caFile = path
             }
         }
+        return Connection(url: url, password: password, tlsMode: mode, caFile: caFile)
+    }
+
+    init(reading mapping: ConfigMapping) throws {
+        let connection = try Self.readConnection(mapping)
+        var url = connection.url
+        var agent = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "netvigil"
+        if let value = mapping["agent"] {
+            agent = try value.nonEmptyString()
+            guard Self.isValidAgentName(agent) else {
+                throw value.error("expected a name of letters, digits, _, - and . starting with a letter (at most 63 bytes)")
+            }
+        } else if let user = url.user {
+            agent = user
+        }
+        if let user = url.user, user != agent, let value = mapping["agent"] {
+            throw value.error("the agent name must be the URL's user (\(user)): rows are accepted only under the login role's own name")
+        }
+        guard Self.isValidAgentName(agent) else {
+            throw mapping.owner.error("the host name is not a valid agent name; set fleet.agent")
+        }
+        url.user = agent
         var heartbeat = Duration.seconds(30)
         if let value = mapping["heartbeat"] { heartbeat = try value.duration(minimum: .seconds(1)) }
-        self.init(url: url, password: password, tlsMode: mode, caFile: caFile, agent: agent, heartbeat: heartbeat)
+        self.init(url: url, password: connection.password, tlsMode: connection.tlsMode, caFile: connection.caFile,
+                  agent: agent, heartbeat: heartbeat)
     }
 }

@@ -171,7 +171,7 @@
     if (!(await load()) && waitingForToken) await waitingForToken;
     setInterval(tickAges, 1000);
     if (page.streams && !page.streams()) {
-      setConnection("polling", "public view, updated every " + POLL_MS / 1000 + " s");
+      setConnection("polling", (page.pollingLabel || "public view") + ", updated every " + POLL_MS / 1000 + " s");
       startPolling();
       return;
     }

@@ -1,0 +1,178 @@
+import Foundation
+import Logging
+import NetVigilStore
+import PostgresNIO
+
+/// The hub's statements against the fleet database (schema version 2, ``FleetSchema``). Every function runs on a
+/// connection it is given: the caller decides what shares a transaction.
+public enum FleetHubDatabase {
+    /// The transaction-scoped advisory lock an evaluation holds: hubs evaluate one after the other, each on the alert
+    /// rows the previous one committed, so that no notice is written twice.
+    public static let evaluationLock: Int64 = 0x6E76_5F68_7562_6576 // "nv_hubev"
+
+    /// Every agent, latest result and agreed key, with the database's clock.
+    public static func snapshot(on connection: PostgresConnection, logger: Logger) async throws -> FleetSnapshot {
+        var time = Timestamp.now()
+        for try await milliseconds in try await connection.query(
+            "SELECT (extract(epoch FROM now()) * 1000)::bigint", logger: logger).decode(Int64.self) {
+            time = Timestamp(milliseconds: milliseconds)
+        }
+        var agents: [FleetSnapshot.Agent] = []
+        let decoder = JSONDecoder()
+        for try await (agent, version, labels, lastSeen, lag) in try await connection.query("""
+            SELECT agent, version, labels::text, (extract(epoch FROM last_seen) * 1000)::bigint, shipping_lag_seconds
+            FROM agents
+            """, logger: logger).decode((String, String, String, Int64, Double).self) {
+            let labels = (try? decoder.decode([String: String].self, from: Data(labels.utf8))) ?? [:]
+            agents.append(FleetSnapshot.Agent(agent: agent, version: version, labels: labels,
+                                              lastSeen: Timestamp(milliseconds: lastSeen), shippingLagSeconds: lag))
+        }
+        var results: [FleetSnapshot.Result] = []
+        for try await row in try await connection.query("""
+            SELECT agent, target, url, (extract(epoch FROM time) * 1000)::bigint, outcome, error_kind, http_status,
+                   total_ms, trust_verdict, pin_verdict, served_spki, served_issuer
+            FROM latest_results
+            """, logger: logger) {
+            let (agent, target, url, time, outcome, errorKind, status, total, trust, pin, spki, issuer) = try row.decode(
+                (String, String, String?, Int64, String, String?, Int?, Double?, String?, String?, String?, String?).self)
+            results.append(FleetSnapshot.Result(
+                agent: agent, target: target, url: url, time: Timestamp(milliseconds: time), outcome: outcome,
+                errorKind: errorKind, httpStatus: status, totalMilliseconds: total, trustVerdict: trust, pinVerdict: pin,
+                servedSPKI: spki, servedIssuer: issuer))
+        }
+        var agreed: [String: FleetSnapshot.AgreedKey] = [:]
+        for try await (endpoint, spki, issuer, since) in try await connection.query("""
+            SELECT endpoint, spki, issuer, (extract(epoch FROM since) * 1000)::bigint FROM fleet_endpoint_keys
+            """, logger: logger).decode((String, String, String?, Int64).self) {
+            agreed[endpoint] = FleetSnapshot.AgreedKey(spki: spki, issuer: issuer, since: Timestamp(milliseconds: since))
+        }
+        return FleetSnapshot(agents: agents, results: results, agreedKeys: agreed, time: time)
+    }
+
+    /// Every row of `fleet_alerts` (a stored payload that no longer decodes is left out and logged).
+    public static func storedAlerts(on connection: PostgresConnection, logger: Logger) async throws -> [FleetAlertPlan.StoredAlert] {
+        var alerts: [FleetAlertPlan.StoredAlert] = []
+        for try await (key, kind, subject, state, since, updated, payload) in try await connection.query("""
+            SELECT alert_key, kind, subject, state, (extract(epoch FROM since) * 1000)::bigint,
+                   (extract(epoch FROM updated) * 1000)::bigint, payload::text
+            FROM fleet_alerts
+            """, logger: logger).decode((String, String, String, String, Int64, Int64, String).self) {
+            guard let kind = FleetCondition.Kind(rawValue: kind), let payload = try? FleetAlertPayload.decode(payload) else {
+                logger.warning("fleet alert row not understood; left as it is", metadata: ["alert": "\(key)"])
+                continue
+            }
+            alerts.append(FleetAlertPlan.StoredAlert(key: key, kind: kind, subject: subject, firing: state == "firing",
+                                                     since: Timestamp(milliseconds: since),
+                                                     updated: Timestamp(milliseconds: updated), payload: payload))
+        }
+        return alerts
+    }
+
+    /// Writes an evaluation's alert changes, notices and agreed keys.
+    public static func apply(_ plan: FleetAlertPlan, agreedKeys: [String: FleetSnapshot.AgreedKey],
+                             on connection: PostgresConnection, logger: Logger) async throws {
+        for alert in plan.fire + plan.resolve {
+            let payload = try alert.payload.jsonText()
+            try await connection.query("""
+                INSERT INTO fleet_alerts (alert_key, kind, subject, state, since, updated, payload)
+                VALUES (\(alert.key), \(alert.kind.rawValue), \(alert.subject), \(alert.firing ? "firing" : "resolved"),
+                        to_timestamp(\(alert.since.milliseconds)::bigint / 1000.0),
+                        to_timestamp(\(alert.updated.milliseconds)::bigint / 1000.0), \(payload)::jsonb)
+                ON CONFLICT (alert_key) DO UPDATE SET state = EXCLUDED.state, since = EXCLUDED.since,
+                    updated = EXCLUDED.updated, payload = EXCLUDED.payload
+                """, logger: logger)
+        }
+        for key in plan.touched {
+            try await connection.query("UPDATE fleet_alerts SET updated = now() WHERE alert_key = \(key)", logger: logger)
+        }
+        for notice in plan.notices {
+            let payload = try notice.payload.jsonText()
+            try await connection.query("""
+                INSERT INTO fleet_alert_outbox (alert_key, kind, sink, payload, idempotency_key)
+                VALUES (\(notice.alertKey), \(notice.payload.kind), \(notice.sink), \(payload)::jsonb,
+                        \(notice.payload.idempotencyKey))
+                ON CONFLICT (idempotency_key) DO NOTHING
+                """, logger: logger)
+        }
+        for (endpoint, key) in agreedKeys {
+            try await connection.query("""
+                INSERT INTO fleet_endpoint_keys (endpoint, spki, issuer, since)
+                VALUES (\(endpoint), \(key.spki), \(key.issuer), to_timestamp(\(key.since.milliseconds)::bigint / 1000.0))
+                ON CONFLICT (endpoint) DO UPDATE SET spki = EXCLUDED.spki, issuer = EXCLUDED.issuer, since = EXCLUDED.since
+                """, logger: logger)
+        }
+    }
+
+    /// A pending outbox row.
+    public struct OutboxRow: Sendable, Equatable {
+        public var id: Int64
+        public var sink: String
+        public var attempts: Int
+        public var payload: FleetAlertPayload
+    }
+
+    /// Up to `limit` due rows, locked for this transaction; rows another hub holds are skipped, not waited for.
+    public static func lockDueNotices(limit: Int, on connection: PostgresConnection, logger: Logger) async throws -> [OutboxRow] {
+        var rows: [OutboxRow] = []
+        for try await (id, sink, attempts, payload) in try await connection.query("""
+            SELECT id, sink, attempts, payload::text FROM fleet_alert_outbox
+            WHERE state = 'pending' AND next_attempt <= now()
+            ORDER BY id LIMIT \(limit)
+            FOR UPDATE SKIP LOCKED
+            """, logger: logger).decode((Int64, String, Int, String).self) {
+            guard let payload = try? FleetAlertPayload.decode(payload) else {
+                try await connection.query("""
+                    UPDATE fleet_alert_outbox SET next_attempt = now() + interval '1 hour',
+                        last_error = 'the stored payload is not a fleet alert' WHERE id = \(id)
+                    """, logger: logger)
+                continue
+            }
+            rows.append(OutboxRow(id: id, sink: sink, attempts: attempts, payload: payload))
+        }
+        return rows
+    }
+
+    public static func markDelivered(_ id: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            UPDATE fleet_alert_outbox SET state = 'delivered', delivered = now(), attempts = attempts + 1, last_error = NULL
+            WHERE id = \(id)
+            """, logger: logger)
+    }
+
+    public static func scheduleRetry(_ id: Int64, after delay: Duration, error: String, on connection: PostgresConnection,
+                                     logger: Logger) async throws {
+        let milliseconds = Int64(delay.components.seconds) * 1000 + Int64(delay.components.attoseconds / 1_000_000_000_000_000)
+        try await connection.query("""
+            UPDATE fleet_alert_outbox SET attempts = attempts + 1, last_error = \(String(error.prefix(1_000))),
+                next_attempt = now() + make_interval(secs => \(milliseconds)::bigint / 1000.0)
+            WHERE id = \(id)
+            """, logger: logger)
+    }
+
+    /// Results that were `ok`, and all but skipped ones, per agent over the last `hours`, of the (agent, target)
+    /// pairs given (the targets that probe one endpoint; each agent names its own).
+    public static func uptime(of pairs: [(agent: String, target: String)], hours: Int, on connection: PostgresConnection,
+                              logger: Logger) async throws -> [String: FleetEndpointDetail.Uptime] {
+        guard !pairs.isEmpty else { return [:] }
+        var uptime: [String: FleetEndpointDetail.Uptime] = [:]
+        for try await (agent, ok, total) in try await connection.query("""
+            SELECT r.agent, count(*) FILTER (WHERE r.outcome = 'ok'), count(*) FILTER (WHERE r.outcome <> 'skipped')
+            FROM probe_results r
+            JOIN unnest(\(pairs.map(\.agent))::text[], \(pairs.map(\.target))::text[]) AS p(agent, target)
+              ON r.agent = p.agent AND r.target = p.target
+            WHERE r.time > now() - make_interval(hours => \(hours))
+            GROUP BY r.agent
+            """, logger: logger).decode((String, Int, Int).self) {
+            uptime[agent] = FleetEndpointDetail.Uptime(ok: ok, total: total)
+        }
+        return uptime
+    }
+
+    /// Outbox rows not delivered yet.
+    public static func pendingCount(on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        var count = 0
+        for try await value in try await connection.query(
+            "SELECT count(*) FROM fleet_alert_outbox WHERE state = 'pending'", logger: logger).decode(Int.self) { count = value }
+        return count
+    }
+}

@@ -1,0 +1,153 @@
+import Logging
+import NetVigilAgent
+import NetVigilStore
+import PostgresNIO
+import Synchronization
+
+/// What a hub knows between evaluations, for its feed: the status report (read afresh at most once a second), the
+/// last evaluation's outcome, and the counters of `/metrics`.
+public final class FleetHubState: Sendable {
+    public struct Counters: Sendable, Equatable {
+        public var evaluations = 0
+        public var evaluationErrors = 0
+        public var lastEvaluationSeconds = 0.0
+        /// When the last evaluation succeeded; nil before the first.
+        public var lastSuccess: ContinuousClock.Instant?
+        public var lastError: String?
+        /// Deliveries by sink and kind, and failed attempts by sink.
+        public var sent: [String: [String: Int]] = [:]
+        public var deliveryErrors: [String: Int] = [:]
+        public var pendingNotices = 0
+        /// Conditions true at the last evaluation, by kind.
+        public var firing: [String: Int] = [:]
+    }
+
+    private struct Cache {
+        var report: FleetStatusReport?
+        var readAt: ContinuousClock.Instant?
+    }
+
+    public let consensus: FleetConsensus
+    public let evaluateEvery: Duration
+    private let client: PostgresClient?
+    private let logger: Logger
+    private let cache = Mutex(Cache())
+    private let counters = Mutex(Counters())
+
+    /// - Parameter client: the pool the status is read through; nil serves only what ``publish(_:)`` gave (tests).
+    public init(consensus: FleetConsensus, evaluateEvery: Duration, client: PostgresClient?, logger: Logger) {
+        self.consensus = consensus
+        self.evaluateEvery = evaluateEvery
+        self.client = client
+        self.logger = logger
+    }
+
+    /// The fleet's status: the last one read if it is under a second old, else read now from `latest_results`.
+    public func report() async throws -> FleetStatusReport {
+        if let fresh = freshReport() { return fresh }
+        guard let client else {
+            guard let report = cache.withLock({ $0.report }) else { throw FleetError(.server, "no fleet status evaluated yet") }
+            return report
+        }
+        let logger = FleetConnector.driverLogger(self.logger)
+        let snapshot = try await client.withConnection { connection in
+            try await FleetHubDatabase.snapshot(on: connection, logger: logger)
+        }
+        let report = consensus.evaluate(snapshot).report
+        cache.withLock { $0 = Cache(report: report, readAt: .now) }
+        return report
+    }
+
+    /// One endpoint: each agent's latest result and the uptime per site over 24 hours and 7 days; nil when no
+    /// agent has a result for it.
+    public func endpointDetail(_ endpoint: String) async throws -> FleetEndpointDetail? {
+        guard let client else { throw FleetError(.server, "no fleet database") }
+        let logger = FleetConnector.driverLogger(self.logger)
+        return try await client.withConnection { connection in
+            let snapshot = try await FleetHubDatabase.snapshot(on: connection, logger: logger)
+            let evaluation = self.consensus.evaluate(snapshot)
+            guard let status = evaluation.report.endpoints.first(where: { $0.endpoint == endpoint }) else { return nil }
+            let agents = Dictionary(evaluation.report.agents.map { ($0.agent, $0) }) { first, _ in first }
+            let results = snapshot.results.filter { FleetConsensus.endpoint(of: $0) == endpoint }
+            let pairs = results.map { (agent: $0.agent, target: $0.target) }
+            let day = try await FleetHubDatabase.uptime(of: pairs, hours: 24, on: connection, logger: logger)
+            let week = try await FleetHubDatabase.uptime(of: pairs, hours: 24 * 7, on: connection, logger: logger)
+            var rows = results.map { result in
+                FleetEndpointDetail.AgentResult(
+                    agent: result.agent, site: agents[result.agent]?.site ?? result.agent, target: result.target,
+                    url: result.url, time: result.time, outcome: result.outcome, errorKind: result.errorKind,
+                    httpStatus: result.httpStatus, totalMilliseconds: result.totalMilliseconds,
+                    trustVerdict: result.trustVerdict, pinVerdict: result.pinVerdict, servedSPKI: result.servedSPKI,
+                    servedIssuer: result.servedIssuer, silent: (agents[result.agent]?.state ?? .silent) == .silent)
+            }
+            func rank(_ row: FleetEndpointDetail.AgentResult) -> Int {
+                row.silent ? 3 : row.outcome == "ok" ? 2 : row.outcome == "skipped" ? 1 : 0
+            }
+            rows.sort { (rank($0), $0.site, $0.agent) < (rank($1), $1.site, $1.agent) }
+            let sites = Dictionary(grouping: rows, by: \.site)
+            let uptime = sites.keys.sorted().map { site in
+                let members = Set(sites[site]!.map(\.agent)).sorted()
+                func total(_ window: [String: FleetEndpointDetail.Uptime]) -> FleetEndpointDetail.Uptime {
+                    let parts = members.compactMap { window[$0] }
+                    return FleetEndpointDetail.Uptime(ok: parts.reduce(0) { $0 + $1.ok }, total: parts.reduce(0) { $0 + $1.total })
+                }
+                return FleetEndpointDetail.SiteUptime(site: site, agents: members, day: total(day), week: total(week))
+            }
+            return FleetEndpointDetail(time: snapshot.time, status: status, results: rows, uptime: uptime)
+        }
+    }
+
+    private func freshReport() -> FleetStatusReport? {
+        cache.withLock { cache in
+            guard let report = cache.report, let readAt = cache.readAt, .now - readAt < .seconds(1) else { return nil }
+            return report
+        }
+    }
+
+    /// The evaluator's result: becomes the cached report, and its conditions the `firing` counts.
+    public func publish(_ evaluation: FleetConsensus.Evaluation, took seconds: Double) {
+        cache.withLock { $0 = Cache(report: evaluation.report, readAt: .now) }
+        counters.withLock {
+            $0.evaluations += 1
+            $0.lastEvaluationSeconds = seconds
+            $0.lastSuccess = .now
+            $0.lastError = nil
+            $0.firing = Dictionary(grouping: evaluation.conditions, by: \.kind.rawValue).mapValues(\.count)
+        }
+    }
+
+    public func evaluationFailed(_ message: String) {
+        counters.withLock {
+            $0.evaluationErrors += 1
+            $0.lastError = message
+        }
+    }
+
+    public func delivered(sink: String, kind: String) {
+        counters.withLock { $0.sent[sink, default: [:]][kind, default: 0] += 1 }
+    }
+
+    public func deliveryFailed(sink: String) {
+        counters.withLock { $0.deliveryErrors[sink, default: 0] += 1 }
+    }
+
+    public func setPending(_ count: Int) {
+        counters.withLock { $0.pendingNotices = count }
+    }
+
+    public var snapshotOfCounters: Counters { counters.withLock { $0 } }
+
+    /// The last report, however old (for `/metrics`: no database round trip per scrape).
+    public var lastReport: FleetStatusReport? { cache.withLock { $0.report } }
+
+    /// Why the hub is unhealthy, or nil: no successful evaluation within three intervals (30 s at least).
+    public func healthProblem(now: ContinuousClock.Instant = .now) -> String? {
+        let counters = self.counters.withLock { $0 }
+        let limit = max(evaluateEvery * 3, .seconds(30))
+        guard let last = counters.lastSuccess else {
+            return counters.lastError.map { "no evaluation has succeeded yet: \($0)" }
+        }
+        guard now - last > limit else { return nil }
+        return "no successful evaluation for \(Int((now - last).components.seconds)) s\(counters.lastError.map { ": \($0)" } ?? "")"
+    }
+}
