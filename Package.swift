@@ -284,6 +284,12 @@ let package = Package(
         ),
         .testTarget(name: "NetVigilSystemTests", dependencies: ["NetVigilSystem"]),
         .testTarget(name: "NetVigilFleetTests", dependencies: ["NetVigilFleet", "NetVigilAgent", "NetVigilStore", "NetVigilTestSupport"]),
+        .testTarget(
+            name: "NetVigilFleetFeedTests",
+            dependencies: ["NetVigilFleetFeed", "NetVigilFleet", "NetVigilFeed", "NetVigilAgent", "NetVigilStore",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdTesting", package: "hummingbird")]
+        ),
         .testTarget(name: "NetVigilStoreTests", dependencies: ["NetVigilProbeModel", "NetVigilStore", "NetVigilTestSupport"]),
         .testTarget(name: "NetVigilTrustTests", dependencies: ["NetVigilTrust", "NetVigilProbeModel", "NetVigilTestSupport"]),
         .testTarget(

@@ -88,7 +88,7 @@ public struct FleetConsensusSettings: Sendable, Equatable {
     }
 
     /// `K of N` → K/N; `P%` → P/100; nil for anything else or a share outside (0, 1].
-    static func share(_ text: String) -> Double? {
+    public static func share(_ text: String) -> Double? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasSuffix("%") {
             guard let percent = Double(trimmed.dropLast().trimmingCharacters(in: .whitespaces)), percent >= 1,
