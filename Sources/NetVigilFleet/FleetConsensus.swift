@@ -12,10 +12,12 @@ import NetVigilStore
 ///   two of them unless only one watches it; **partial** when some but fewer do; **up** when none do; **unknown**
 ///   without results.
 /// - Agents are grouped by the leaf key they are served. The group seen by the most sites is the majority. Another
-///   group is a **path interception** when fewer sites see it, or as many but its pins mismatch where the majority's
-///   match, unless it is the group whose pins match while the majority's do not (then the server changed its key
+///   group is a **path interception** when fewer sites see it, or as many but its pins mismatch (or its chain failed
+///   before they were looked at) where the majority's match, unless it is the group whose pins match while the majority's do not (then the server changed its key
 ///   and the majority sees the new one).
-/// - A **server key change** is every agent agreeing on one key that differs from the one they last agreed on.
+/// - A **server key change** is every agent that probed the endpoint being served one key that differs from the one
+///   they last agreed on (an agent without a handshake, e.g. refused, breaks the agreement: no rotation is called
+///   from the agents that happen to reach it).
 public struct FleetConsensus: Sendable {
     public var settings: FleetConsensusSettings
 
@@ -109,7 +111,8 @@ public struct FleetConsensus: Sendable {
                                                  spki: group.spki, issuer: issuer.isEmpty ? nil : issuer))
             }
             let agreed = snapshot.agreedKeys[endpoint]
-            if keys.count == 1, let only = keys.first, only.agents.count == live.filter({ $0.servedSPKI != nil }).count {
+            // Agreement: every live agent that probed it (skipped results aside) was served this one key.
+            if keys.count == 1, let only = keys.first, only.agents.count == live.count(where: { $0.outcome != "skipped" }) {
                 if agreed?.spki != only.spki {
                     newAgreedKeys[endpoint] = FleetSnapshot.AgreedKey(spki: only.spki, issuer: only.issuers.first, since: now)
                 }
@@ -200,7 +203,8 @@ public struct FleetConsensus: Sendable {
         for index in groups.indices.dropFirst() {
             let group = groups[index]
             let fewer = group.sites.count < top.sites.count
-            let pinsSayIntercepted = group.pins == .mismatch && top.pins == .matched
+            // The majority's pins match; this group's key matched none, or its chain failed before pins were looked at.
+            let pinsSayIntercepted = (group.pins == .mismatch || group.pins == .notEvaluated) && top.pins == .matched
             let pinsSayRotated = group.pins == .matched && top.pins == .mismatch
             groups[index].interception = (fewer || pinsSayIntercepted) && !pinsSayRotated
         }
@@ -212,6 +216,7 @@ public struct FleetConsensus: Sendable {
         if pinning.isEmpty { return .notPinned }
         if pinning.allSatisfy({ $0 == "matched" }) { return .matched }
         if pinning.allSatisfy({ $0 == "mismatch" || $0 == "mismatch_reported" }) { return .mismatch }
+        if pinning.allSatisfy({ $0 == "not_evaluated" }) { return .notEvaluated }
         return .mixed
     }
 }

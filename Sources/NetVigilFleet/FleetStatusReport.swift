@@ -95,6 +95,8 @@ public struct FleetStatusReport: Sendable, Codable, Equatable {
         case mismatch
         /// No agent of the group pins this endpoint.
         case notPinned = "not_pinned"
+        /// The chain failed before the pins were looked at (an untrusted issuer, say), for every agent that pins.
+        case notEvaluated = "not_evaluated"
         /// The agents disagree (some match, some do not, or pins are expired or not evaluated).
         case mixed
     }

@@ -114,6 +114,10 @@ final class FleetConsensusTests: XCTestCase {
         XCTAssertFalse(unpinned.conditions.contains { $0.kind == .pathInterception }, "two sites, two keys, no pins: no verdict")
         let pinned = evaluate(agents, [result("a1", "ok", key: keyA, pin: "matched"), result("b1", "failed", key: keyB, pin: "mismatch")])
         XCTAssertEqual(pinned.conditions.filter { $0.kind == .pathInterception }.map(\.sites), [["fra1"]])
+        let untrusted = evaluate(agents, [result("a1", "ok", key: keyA, pin: "matched"),
+                                          result("b1", "failed", key: keyB, pin: "not_evaluated")])
+        XCTAssertEqual(untrusted.report.endpoints.first?.keys.last?.pins, .notEvaluated)
+        XCTAssertEqual(untrusted.conditions.filter { $0.kind == .pathInterception }.map(\.sites), [["fra1"]])
     }
 
     func testTheMinorityMatchingPinsWhileTheMajorityDoesNotIsNotCalledIntercepted() {
@@ -148,6 +152,17 @@ final class FleetConsensusTests: XCTestCase {
         let fresh = evaluate(agents, [result("a1", "ok", key: keyA), result("b1", "ok", key: keyA)])
         XCTAssertEqual(fresh.newAgreedKeys[endpoint]?.spki, keyA)
         XCTAssertFalse(fresh.conditions.contains { $0.kind == .serverKeyChanged })
+    }
+
+    func testNoRotationIsCalledFromTheFewAgentsThatStillGetAHandshake() {
+        // The origin is down for everyone; only the intercepted agent still completes a handshake (with the proxy).
+        let agents = [agent("a1", site: "ams1"), agent("b1", site: "fra1"), agent("c1", site: "nyc1")]
+        let agreed = [endpoint: FleetSnapshot.AgreedKey(spki: keyA, issuer: nil, since: Timestamp(milliseconds: 0))]
+        let evaluation = evaluate(agents, [result("a1", "failed"), result("b1", "failed"),
+                                           result("c1", "failed", key: keyB, pin: "mismatch")], agreed: agreed)
+        XCTAssertFalse(evaluation.conditions.contains { $0.kind == .serverKeyChanged }, "\(evaluation.conditions)")
+        XCTAssertTrue(evaluation.newAgreedKeys.isEmpty)
+        XCTAssertEqual(evaluation.report.endpoints.first?.verdict, .down)
     }
 
     func testEndpointsAreWorstFirstAndAgentsCountTheirDownEndpoints() {

@@ -53,12 +53,14 @@ final class FleetTestBed {
         """
     }
 
-    /// Starts agent `name` with `targets` targets probing every second (0: none, to let it only ship).
+    /// Starts agent `name` with `targets` targets probing every second (0: none, to let it only ship), or with
+    /// `targetList` (a `targets:` section of the test's own) instead.
     @discardableResult
-    func startAgent(_ name: String, fleet: String, targets: Int = 3) throws -> DaemonUnderTest {
+    func startAgent(_ name: String, fleet: String, targets: Int = 3, targetList: String? = nil) throws -> DaemonUnderTest {
         let daemon = try agents[name] ?? DaemonUnderTest()
         agents[name] = daemon
-        let targetList = targets == 0 ? "targets: []" : "targets:\n" + daemon.targets(targets, url: "http://127.0.0.1:\(deadPort)/")
+        let targetList = targetList
+            ?? (targets == 0 ? "targets: []" : "targets:\n" + daemon.targets(targets, url: "http://127.0.0.1:\(deadPort)/"))
         try daemon.start(config: """
             storage: { path: n.sqlite }
             feed: { listen: 127.0.0.1:\(daemon.feedPort) }

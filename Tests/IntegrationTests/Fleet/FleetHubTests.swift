@@ -1,0 +1,167 @@
+import Foundation
+import NetVigilTestSupport
+import XCTest
+
+/// The fleet view end to end: real agents (`netvigil run`) probe a real nginx, one of them through mitmproxy, and ship
+/// to a real PostgreSQL 15; two real hubs (`netvigil fleet serve`) evaluate the fleet and deliver its alerts to a
+/// webhook receiver and a real Alertmanager.
+final class FleetHubTests: XCTestCase {
+    private var bed: FleetTestBed!
+    private var origin: NginxProcess?
+    private var mitmproxy: MitmproxyProcess?
+    private var hubs: [HubUnderTest] = []
+
+    override func tearDown() {
+        for hub in hubs { hub.stop() }
+        mitmproxy?.stop()
+        origin?.stop()
+        bed?.tearDown()
+    }
+
+    /// One scenario, in the order an operator would meet it:
+    /// 1. The agent in site nyc1 goes through an intercepting proxy: the hubs report `path_interception` naming nyc1
+    ///    and mitmproxy as issuer; the endpoint is `partial` (one agent's failure), and nobody is paged for it.
+    /// 2. nginx stops: every agent sees the endpoint fail, and `endpoint_down` is raised once.
+    /// 3. An agent is killed: `agent_silent` within `silent_after`.
+    /// Two hubs run the whole time: each notice reaches the webhook once and Alertmanager holds the alerts.
+    func testInterceptionDownAndSilenceEachDeliveredOnceFromTwoHubs() throws {
+        bed = try FleetTestBed()
+        try bed.migrate()
+        let directory = try TemporaryDirectory()
+        let pki = try LoopbackPKI(in: directory, caName: "Origin CA", leaves: [("web", "/CN=localhost")],
+                                  subjectAltName: "DNS:localhost,IP:127.0.0.1")
+        let originPort = ProcessRunner.freePort()
+        origin = try NginxProcess(prefix: directory.path("nginx"), servers: """
+            server { listen 127.0.0.1:\(originPort) ssl; server_name localhost;
+                     ssl_certificate \(directory.path("web.pem")); ssl_certificate_key \(directory.path("web.key"));
+                     location / { default_type text/plain; return 200 'origin'; } }
+            """, ports: [originPort])
+        mitmproxy = try MitmproxyProcess(upstreamCA: directory.path("ca.pem"))
+        let pin = try pki.pin(of: "web")
+        let endpoint = "https://localhost:\(originPort)/"
+
+        let webhook = try WebhookReceiver(directory: directory, statuses: [200])
+        let alertmanager = try AlertmanagerProcess(directory: directory) { receiver in
+            """
+            route: { receiver: hook, group_by: [alertname, endpoint], group_wait: 1s, group_interval: 1s, repeat_interval: 1h }
+            receivers: [{ name: hook, webhook_configs: [{ url: "\(receiver)/hook", send_resolved: true }] }]
+            """
+        }
+
+        // Three agents in three sites; nyc1's path to the endpoint goes through mitmproxy.
+        let sites = ["alpha": "ams1", "bravo": "fra1", "charlie": "nyc1"]
+        for (name, site) in sites.sorted(by: { $0.key < $1.key }) {
+            let password = try bed.addAgent(name)
+            let proxy = site == "nyc1" ? ", proxy: \"\(mitmproxy!.url)\"" : ""
+            try bed.startAgent(name, fleet: bed.fleetBlock(name, passwordFile: password) + "\nlabels: { site: \(site) }", targetList: """
+                targets:
+                  - { name: api-\(name), url: "\(endpoint)", interval: 1s, timeout: 3s\(proxy),
+                      tls: { pinning: publicKey, pins: ["\(pin)"], ca: [\(directory.path("ca.pem"))] } }
+                """)
+        }
+
+        let hubPassword = bed.scratch.path("hub.pass")
+        let added = try bed.fleet(["add-hub", "hub", "--password-file", hubPassword])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let hubConfig = """
+            fleet:
+              postgres: postgres://hub@localhost:\(bed.postgres.port)/\(bed.postgres.database)
+              password_file: \(hubPassword)
+              tls: { mode: verify-full, ca: \(bed.pki.directory.path("ca.pem")) }
+              evaluate_every: 1s
+              consensus: { down_when: 2 of 3, silent_after: 6s }
+            alerts:
+              retry: { initial: 100ms, max: 1s }
+              sinks:
+                - { name: hook, webhook: { url: "\(webhook.url)" } }
+                - { name: am, alertmanager: { url: "\(alertmanager.url)" } }
+            """
+        for _ in 0..<2 {
+            let hub = try HubUnderTest()
+            try hub.start(config: hubConfig)
+            hubs.append(hub)
+        }
+        let hub = hubs[0]
+
+        // 1. Interception from one site.
+        try hub.waitUntil("the hub sees nyc1 intercepted", timeout: 60) {
+            let keys = try hub.endpoint(endpoint)?["keys"] as? [[String: Any]] ?? []
+            return keys.contains { $0["interception"] as? Bool == true }
+        }
+        let intercepted = try XCTUnwrap(try hub.endpoint(endpoint))
+        XCTAssertEqual(intercepted["verdict"] as? String, "partial", "\(intercepted)")
+        XCTAssertEqual(intercepted["down"] as? [String], ["charlie"])
+        let keys = try XCTUnwrap(intercepted["keys"] as? [[String: Any]])
+        XCTAssertEqual(keys.count, 2, "\(keys)")
+        XCTAssertEqual(keys[0]["spki"] as? String, pin, "the majority sees the origin's key")
+        XCTAssertEqual(keys[0]["pins"] as? String, "matched")
+        XCTAssertEqual(keys[0]["sites"] as? [String], ["ams1", "fra1"])
+        XCTAssertEqual(keys[1]["sites"] as? [String], ["nyc1"])
+        // mitmproxy's CA is not trusted: the chain fails before the pins are looked at.
+        XCTAssertEqual(keys[1]["pins"] as? String, "not_evaluated")
+        XCTAssertTrue((keys[1]["issuers"] as? [String])?.contains { $0.contains("mitmproxy") } ?? false, "\(keys[1])")
+
+        try hub.waitUntil("the webhook gets path_interception", timeout: 30) {
+            webhook.requests.contains { $0.json?["kind"] as? String == "path_interception" }
+        }
+        let notice = try XCTUnwrap(webhook.requests.first { $0.json?["kind"] as? String == "path_interception" }?.json)
+        XCTAssertEqual(notice["sites"] as? [String], ["nyc1"])
+        XCTAssertEqual(notice["url"] as? String, endpoint)
+        XCTAssertTrue((notice["issuer"] as? String)?.contains("mitmproxy") ?? false, "\(notice)")
+        XCTAssertTrue((notice["message"] as? String)?.contains("site nyc1") ?? false, "\(notice)")
+        XCTAssertTrue(try alertmanager.waitForNotifications { notifications in
+            notifications.contains { ($0.body["alerts"] as? [[String: Any]])?.contains {
+                ($0["labels"] as? [String: String])?["alertname"] == "NetvigilFleetPathInterception" } ?? false }
+        }, "Alertmanager notified of the interception: \(alertmanager.log.suffix(1500))")
+        // One agent's failure pages nobody.
+        Thread.sleep(forTimeInterval: 3)
+        XCTAssertFalse(webhook.requests.contains { $0.json?["kind"] as? String == "endpoint_down" },
+                       "\(webhook.requests.map(\.body))")
+
+        // 2. The origin stops: down from 3 of 3.
+        origin?.stop()
+        try hub.waitUntil("the endpoint is down", timeout: 60) { try hub.endpoint(endpoint)?["verdict"] as? String == "down" }
+        try hub.waitUntil("the webhook gets endpoint_down", timeout: 30) {
+            webhook.requests.contains { $0.json?["kind"] as? String == "endpoint_down" && $0.json?["state"] as? String == "firing" }
+        }
+        let down = try XCTUnwrap(webhook.requests.first { $0.json?["kind"] as? String == "endpoint_down" }?.json)
+        // Raised as soon as 2 of 3 saw it fail: the sites of those two (or three).
+        let downSites = try XCTUnwrap(down["sites"] as? [String])
+        XCTAssertGreaterThanOrEqual(downSites.count, 2, "\(down)")
+        XCTAssertTrue(Set(downSites).isSubset(of: ["ams1", "fra1", "nyc1"]), "\(down)")
+        XCTAssertEqual(down["severity"] as? String, "page")
+
+        // 3. An agent dies: silent after 6 s.
+        _ = bed.agents["bravo"]?.stop(signal: SIGKILL)
+        try hub.waitUntil("bravo is reported silent", timeout: 30) {
+            webhook.requests.contains { $0.json?["kind"] as? String == "agent_silent" && $0.json?["target"] as? String == "bravo" }
+        }
+        // The status may be up to a second older than the evaluation that sent the notice.
+        try hub.waitUntil("the status shows bravo silent", timeout: 5) {
+            (try hub.status()["agents"] as? [[String: Any]])?.first?["state"] as? String == "silent"
+        }
+        let agents = try XCTUnwrap(try hub.status()["agents"] as? [[String: Any]])
+        XCTAssertEqual(agents.first?["agent"] as? String, "bravo", "worst first: \(agents)")
+        XCTAssertEqual(agents.first?["state"] as? String, "silent")
+
+        // Each notice once, whichever hub evaluated or delivered it.
+        Thread.sleep(forTimeInterval: 3)
+        let keysSeen = webhook.requests.compactMap { $0.header("Idempotency-Key") }
+        XCTAssertEqual(keysSeen.count, Set(keysSeen).count, "a notice reached the webhook twice: \(keysSeen)")
+        let firing = webhook.requests.compactMap(\.json).filter { $0["state"] as? String == "firing" }
+        for kind in ["path_interception", "endpoint_down", "agent_silent"] {
+            XCTAssertEqual(firing.filter { $0["kind"] as? String == kind }.count, 1, "\(kind) fired once: \(firing)")
+        }
+        let delivered = try bed.postgres.rows("SELECT count(*), count(DISTINCT idempotency_key) FROM fleet_alert_outbox WHERE state = 'delivered'")
+        XCTAssertEqual(delivered.first?[0], delivered.first?[1])
+        // Both hubs evaluated; both answered.
+        for hub in hubs {
+            let (code, metrics) = try ProcessRunner.curl("\(hub.feed)/metrics")
+            XCTAssertEqual(code, 200)
+            XCTAssertTrue(metrics.contains("netvigil_fleet_agents{state=\"silent\"} 1"), metrics)
+        }
+        let amAlerts = try alertmanager.alerts().compactMap { $0["labels"] as? [String: String] }
+        XCTAssertTrue(amAlerts.contains { $0["alertname"] == "NetvigilFleetEndpointDown" && $0["endpoint"] == endpoint }, "\(amAlerts)")
+        XCTAssertTrue(amAlerts.contains { $0["alertname"] == "NetvigilFleetAgentSilent" && $0["agent"] == "bravo" }, "\(amAlerts)")
+    }
+}
