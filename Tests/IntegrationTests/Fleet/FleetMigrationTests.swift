@@ -1,6 +1,7 @@
 import Foundation
 import NetVigilTestSupport
 import XCTest
+@testable import NetVigilFleet
 
 /// `netvigil fleet migrate` against a real PostgreSQL 15: an empty database gets the schema, the roles and the day
 /// partitions; a second run and two concurrent runs change nothing; the password of `add-agent` lands only in its
@@ -16,13 +17,14 @@ final class FleetMigrationTests: XCTestCase {
         bed = try FleetTestBed()
         let first = try bed.fleet(["migrate", "--retention", "400d"])
         XCTAssertEqual(first.status, 0, first.stderr)
-        XCTAssertTrue(first.stdout.contains("applied version 1"), first.stdout)
+        XCTAssertTrue(first.stdout.contains("applied versions 1, 2"), first.stdout)
         let tables = try bed.postgres.rows("""
             SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND c.relname !~ '_[0-9]{8}$' ORDER BY 1
             """).map { "\($0[0]):\($0[1])" }
-        XCTAssertEqual(tables, ["agents:r", "alert_events:p", "latest_results:r", "netvigil_schema_migrations:r",
-                                "netvigil_settings:r", "probe_results:p", "reachability_events:p"])
+        XCTAssertEqual(tables, ["agents:r", "alert_events:p", "fleet_alert_outbox:r", "fleet_alerts:r", "fleet_endpoint_keys:r",
+                                "latest_results:r", "netvigil_schema_migrations:r", "netvigil_settings:r", "probe_results:p",
+                                "reachability_events:p"])
         // Partitions from yesterday to a week ahead, for each of the three history tables.
         let partitions = try bed.postgres.rows("""
             SELECT count(*) FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhparent
@@ -30,7 +32,7 @@ final class FleetMigrationTests: XCTestCase {
             """)
         XCTAssertEqual(partitions.first?.first, "27")
         let roles = try bed.postgres.rows("SELECT rolname FROM pg_roles WHERE rolname LIKE 'netvigil_%' ORDER BY 1").map { $0[0] }
-        XCTAssertEqual(roles, ["netvigil_agent", "netvigil_reader"])
+        XCTAssertEqual(roles, ["netvigil_agent", "netvigil_hub", "netvigil_reader"])
         let security = try bed.postgres.rows("""
             SELECT relname FROM pg_class WHERE relrowsecurity AND relname IN
             ('probe_results', 'reachability_events', 'alert_events', 'latest_results', 'agents') ORDER BY 1
@@ -39,7 +41,7 @@ final class FleetMigrationTests: XCTestCase {
 
         let again = try bed.fleet(["migrate"])
         XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertTrue(again.stdout.contains("schema current (version 1)"), again.stdout)
+        XCTAssertTrue(again.stdout.contains("schema current (version 2)"), again.stdout)
         XCTAssertTrue(again.stdout.contains("0 partitions created"), again.stdout)
         XCTAssertTrue(again.stdout.contains("retention 400d"), again.stdout)
 
@@ -63,10 +65,29 @@ final class FleetMigrationTests: XCTestCase {
             process.waitUntilExit()
             XCTAssertEqual(process.terminationStatus, 0, outputs.last ?? "")
         }
-        XCTAssertEqual(outputs.filter { $0.contains("applied version 1") }.count, 1, "\(outputs)")
+        XCTAssertEqual(outputs.filter { $0.contains("applied versions 1, 2") }.count, 1, "\(outputs)")
         XCTAssertEqual(outputs.filter { $0.contains("schema current") }.count, 1, "\(outputs)")
         let versions = try bed.postgres.psql("SELECT count(*) FROM netvigil_schema_migrations", database: "fleet2")
-        XCTAssertEqual(versions.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1", versions.stderr)
+        XCTAssertEqual(versions.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "2", versions.stderr)
+    }
+
+    /// A database at version 1 with history in it (as the first fleet release left it) takes version 2 in place:
+    /// the rows stay, the new columns are empty until agents ship again.
+    func testVersionOneWithDataUpgradesInPlace() throws {
+        bed = try FleetTestBed()
+        let version1 = (["CREATE TABLE netvigil_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"]
+            + FleetSchema.version1 + ["INSERT INTO netvigil_schema_migrations (version) VALUES (1)",
+            "INSERT INTO agents (agent, version, config_digest, last_seen) VALUES ('web1', '0.1.0', 'builtin', now())",
+            "INSERT INTO latest_results (agent, target, seq, time, outcome) VALUES ('web1', 'api', 7, now(), 'ok')"])
+            .joined(separator: ";\n")
+        let setUp = try bed.postgres.psql(version1)
+        XCTAssertEqual(setUp.status, 0, setUp.stderr)
+        let upgrade = try bed.fleet(["migrate"])
+        XCTAssertEqual(upgrade.status, 0, upgrade.stderr)
+        XCTAssertTrue(upgrade.stdout.contains("applied version 2"), upgrade.stdout)
+        XCTAssertEqual(try bed.postgres.rows("SELECT agent, shipping_lag_seconds FROM agents"), [["web1", "0"]])
+        XCTAssertEqual(try bed.postgres.rows("SELECT target, seq, coalesce(url, '-'), coalesce(served_spki, '-') FROM latest_results"),
+                       [["api", "7", "-", "-"]])
     }
 
     func testPartitionsPastTheRetentionAreDroppedWhole() throws {

@@ -56,6 +56,24 @@ final class FleetSecurityTests: XCTestCase {
         let write = try bed.postgres.psql("INSERT INTO agents (agent, version, config_digest, last_seen) VALUES ('grafana', '1', 'x', now())",
                                           user: "grafana", password: "reader-pass")
         XCTAssertTrue(write.stderr.contains("permission denied"), write.stderr)
+
+        // A hub reads everything and writes only its alert tables; agents cannot see those.
+        let hubPath = bed.scratch.path("hub.pass")
+        XCTAssertEqual(try bed.fleet(["add-hub", "hub1", "--password-file", hubPath]).status, 0)
+        let hub = try String(contentsOfFile: hubPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        func asHub(_ sql: String) throws -> ProcessRunner.Result { try bed.postgres.psql(sql, user: "hub1", password: hub) }
+        XCTAssertEqual(try asHub("SELECT count(*) FROM agents").stdout.trimmingCharacters(in: .whitespacesAndNewlines), "2")
+        XCTAssertEqual(try asHub("SELECT count(*) FROM probe_results").stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1")
+        let alert = try asHub("""
+            INSERT INTO fleet_alerts (alert_key, kind, subject, state, since, updated, payload)
+            VALUES ('k', 'agent_silent', 'agent-a', 'firing', now(), now(), '{}')
+            """)
+        XCTAssertEqual(alert.status, 0, alert.stderr)
+        for forbidden in ["INSERT INTO probe_results (agent, seq, time, target, outcome) VALUES ('agent-a', 9, now(), 't', 'ok')",
+                          "UPDATE agents SET version = 'forged'", "DELETE FROM latest_results"] {
+            XCTAssertTrue(try asHub(forbidden).stderr.contains("permission denied"), forbidden)
+        }
+        XCTAssertTrue(try asA("SELECT count(*) FROM fleet_alerts").stderr.contains("permission denied"))
     }
 
     /// Wrong password, nothing listening, a certificate signed by another CA: each agent logs one line naming the
