@@ -1,7 +1,8 @@
 import NetVigilAgent
 import NetVigilStore
 
-/// `GET /v1/fleet/endpoint?endpoint=URL`: one endpoint as every agent sees it, and its uptime per site.
+/// `GET /v1/fleet/endpoint?endpoint=URL`: one endpoint as every agent sees it, and its uptime per site
+/// (deploy/schemas/fleet-endpoint.schema.json).
 public struct FleetEndpointDetail: Sendable, Codable, Equatable {
     public var time: Timestamp
     public var status: FleetStatusReport.EndpointStatus

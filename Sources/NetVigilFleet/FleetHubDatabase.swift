@@ -160,7 +160,7 @@ public enum FleetHubDatabase {
             FROM probe_results r
             JOIN unnest(\(pairs.map(\.agent))::text[], \(pairs.map(\.target))::text[]) AS p(agent, target)
               ON r.agent = p.agent AND r.target = p.target
-            WHERE r.time > now() - make_interval(hours => \(hours))
+            WHERE r.time > now() - make_interval(hours => \(hours)::integer)
             GROUP BY r.agent
             """, logger: logger).decode((String, Int, Int).self) {
             uptime[agent] = FleetEndpointDetail.Uptime(ok: ok, total: total)

@@ -1,7 +1,7 @@
 import NetVigilStore
 
 /// `GET /v1/fleet/status`: every agent and every endpoint as the fleet sees it (docs/fleet.md,
-/// docs/schemas/fleet-status.schema.json).
+/// deploy/schemas/fleet-status.schema.json).
 public struct FleetStatusReport: Sendable, Codable, Equatable {
     /// When the snapshot was read (the database's clock).
     public var time: Timestamp

@@ -28,7 +28,15 @@ def main() -> int:
     here = os.path.dirname(os.path.abspath(__file__))
     with open(os.path.join(here, schema_name + ".schema.json")) as f:
         schema = json.load(f)
-    validator = jsonschema.Draft202012Validator(schema)
+    # Every schema of this directory by its $id, so that one may refer to another (fleet-endpoint uses fleet-status).
+    store = {}
+    for name in sorted(os.listdir(here)):
+        if name.endswith(".schema.json"):
+            with open(os.path.join(here, name)) as f:
+                other = json.load(f)
+            store[other.get("$id", name)] = other
+    resolver = jsonschema.RefResolver.from_schema(schema, store=store)
+    validator = jsonschema.Draft202012Validator(schema, resolver=resolver)
     stream = sys.stdin if args[0] == "-" else open(args[0])
     count = 0
     try:

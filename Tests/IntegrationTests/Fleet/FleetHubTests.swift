@@ -40,7 +40,8 @@ final class FleetHubTests: XCTestCase {
         let pin = try pki.pin(of: "web")
         let endpoint = "https://localhost:\(originPort)/"
 
-        let webhook = try WebhookReceiver(directory: directory, statuses: [200])
+        // The first delivery fails (HTTP 500): retried from the outbox.
+        let webhook = try WebhookReceiver(directory: directory, statuses: [500, 200])
         let alertmanager = try AlertmanagerProcess(directory: directory) { receiver in
             """
             route: { receiver: hook, group_by: [alertname, endpoint], group_wait: 1s, group_interval: 1s, repeat_interval: 1h }
@@ -101,6 +102,22 @@ final class FleetHubTests: XCTestCase {
         XCTAssertEqual(keys[1]["pins"] as? String, "not_evaluated")
         XCTAssertTrue((keys[1]["issuers"] as? [String])?.contains { $0.contains("mitmproxy") } ?? false, "\(keys[1])")
 
+        // The documents against their schemas (deploy/schemas).
+        let (statusCode, statusText) = try ProcessRunner.curl("\(hub.feed)/v1/fleet/status")
+        XCTAssertEqual(statusCode, 200)
+        try SchemaValidator.assertValid(text: statusText, schema: "fleet-status")
+        let encoded = endpoint.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? endpoint
+        let (detailCode, detailText) = try ProcessRunner.curl("\(hub.feed)/v1/fleet/endpoint?endpoint=\(encoded)")
+        XCTAssertEqual(detailCode, 200, detailText)
+        try SchemaValidator.assertValid(text: detailText, schema: "fleet-endpoint")
+        let detail = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(detailText.utf8)) as? [String: Any])
+        let results = try XCTUnwrap(detail["results"] as? [[String: Any]])
+        XCTAssertEqual(results.first?["agent"] as? String, "charlie", "worst first: \(results)")
+        let uptime = try XCTUnwrap(detail["uptime"] as? [[String: Any]])
+        XCTAssertEqual(uptime.map { $0["site"] as? String }, ["ams1", "fra1", "nyc1"])
+        XCTAssertEqual((uptime.last?["day"] as? [String: Any])?["ok"] as? Int, 0, "nyc1 never got through: \(uptime)")
+        XCTAssertGreaterThan((uptime.first?["day"] as? [String: Any])?["ok"] as? Int ?? 0, 0, "\(uptime)")
+
         try hub.waitUntil("the webhook gets path_interception", timeout: 30) {
             webhook.requests.contains { $0.json?["kind"] as? String == "path_interception" }
         }
@@ -146,9 +163,12 @@ final class FleetHubTests: XCTestCase {
 
         // Each notice once, whichever hub evaluated or delivered it.
         Thread.sleep(forTimeInterval: 3)
-        let keysSeen = webhook.requests.compactMap { $0.header("Idempotency-Key") }
+        let accepted = webhook.requests.filter { $0.status == 200 }
+        let keysSeen = accepted.compactMap { $0.header("Idempotency-Key") }
         XCTAssertEqual(keysSeen.count, Set(keysSeen).count, "a notice reached the webhook twice: \(keysSeen)")
-        let firing = webhook.requests.compactMap(\.json).filter { $0["state"] as? String == "firing" }
+        let refused = try XCTUnwrap(webhook.requests.first { $0.status == 500 }?.header("Idempotency-Key"))
+        XCTAssertTrue(keysSeen.contains(refused), "the refused notice was retried and delivered")
+        let firing = accepted.compactMap(\.json).filter { $0["state"] as? String == "firing" }
         for kind in ["path_interception", "endpoint_down", "agent_silent"] {
             XCTAssertEqual(firing.filter { $0["kind"] as? String == kind }.count, 1, "\(kind) fired once: \(firing)")
         }
