@@ -97,6 +97,40 @@ public final class FleetHubState: Sendable {
         }
     }
 
+    /// Streams the fleet export of `query` to `write`, a page at a time (each page one short statement); stops
+    /// with an error past `deadline`. `write` gets the bytes of whole lines.
+    public func export(_ query: FleetExportQuery, format: FleetExportFormat, version: String,
+                       deadline: ContinuousClock.Instant, write: (String) async throws -> Void) async throws {
+        guard let client else { throw FleetError(.server, "no fleet database") }
+        let logger = FleetConnector.driverLogger(self.logger)
+        var pairs: [(agent: String, target: String)]?
+        if let endpoint = query.endpoint {
+            let snapshot = try await client.withConnection { try await FleetHubDatabase.snapshot(on: $0, logger: logger) }
+            pairs = snapshot.results.filter { FleetConsensus.endpoint(of: $0) == endpoint }.map { ($0.agent, $0.target) }
+        }
+        let header = query.headerFields(version: version, exportedAt: .now())
+        try await write(format == .ndjson ? "{\"type\":\"header\",\(header)}\n" : "{\(header),\"probes\":[")
+        var cursor: FleetExportQuery.Cursor?
+        var first = true
+        repeat {
+            guard ContinuousClock.now < deadline else { throw FleetError(.server, "the export ran past its time limit") }
+            let page = try await client.withConnection { connection in
+                try await query.page(after: cursor, pairs: pairs, on: connection, logger: logger)
+            }
+            if !page.lines.isEmpty {
+                switch format {
+                case .ndjson:
+                    try await write(page.lines.joined(separator: "\n") + "\n")
+                case .json:
+                    try await write((first ? "" : ",") + page.lines.joined(separator: ","))
+                }
+                first = false
+            }
+            cursor = page.next
+        } while cursor != nil
+        if format == .json { try await write("]}\n") }
+    }
+
     private func freshReport() -> FleetStatusReport? {
         cache.withLock { cache in
             guard let report = cache.report, let readAt = cache.readAt, .now - readAt < .seconds(1) else { return nil }

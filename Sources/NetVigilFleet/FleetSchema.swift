@@ -242,6 +242,19 @@ public enum FleetSchema {
         "GRANT SELECT, INSERT, UPDATE, DELETE ON fleet_alerts, fleet_alert_outbox, fleet_endpoint_keys TO netvigil_hub",
         "GRANT USAGE ON SEQUENCE fleet_alert_outbox_id_seq TO netvigil_hub",
         "GRANT SELECT ON fleet_alerts, fleet_alert_outbox, fleet_endpoint_keys TO netvigil_reader",
+        // A stored `details` text as JSON, or NULL when it is not JSON: an agent writes its own rows, and one bad row
+        // must not make every export of its range fail.
+        """
+        CREATE FUNCTION netvigil_json_or_null(value text) RETURNS json
+        LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog AS $$
+        BEGIN
+            RETURN value::json;
+        EXCEPTION WHEN others THEN
+            RETURN NULL;
+        END $$
+        """,
+        "REVOKE ALL ON FUNCTION netvigil_json_or_null(text) FROM PUBLIC",
+        "GRANT EXECUTE ON FUNCTION netvigil_json_or_null(text) TO netvigil_reader",
     ]
 
     /// Row-level security: an agent sees and writes only rows whose `agent` is its login role; a reader sees all.

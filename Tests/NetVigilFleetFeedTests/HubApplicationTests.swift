@@ -79,6 +79,26 @@ final class HubApplicationTests: XCTestCase {
         }
     }
 
+    func testExportParametersAreCheckedBeforeAnythingIsRead() async throws {
+        try await app(state(published: true)).test(.router) { client in
+            let refusals = [
+                "/v1/fleet/export?since=-40d": "at most 31 days",
+                "/v1/fleet/export?since=yesterday": "since: cannot parse time",
+                "/v1/fleet/export?since=-1h&until=-2h": "must be after since",
+                "/v1/fleet/export?target=api": "unknown parameter",
+                "/v1/fleet/export?format=csv": "format: expected ndjson or json",
+                "/v1/fleet/export?agent=": "agent: must not be empty",
+                "/v1/fleet/export?agent=a&agent=b": "agent: give it at most once",
+            ]
+            for (uri, expected) in refusals {
+                try await client.execute(uri: uri, method: .get) { response in
+                    XCTAssertEqual(response.status, .badRequest, uri)
+                    XCTAssertTrue(String(buffer: response.body).contains(expected), "\(uri): \(String(buffer: response.body))")
+                }
+            }
+        }
+    }
+
     func testPagesAreOpenAndDataNeedsTheToken() async throws {
         try await app(state(published: true), token: Secret("s3cret")).test(.router) { client in
             for path in ["/", "/agents", "/endpoint?e=https%3A%2F%2Fapi.example.net%2F"] {

@@ -118,6 +118,29 @@ final class FleetHubTests: XCTestCase {
         XCTAssertEqual((uptime.last?["day"] as? [String: Any])?["ok"] as? Int, 0, "nyc1 never got through: \(uptime)")
         XCTAssertGreaterThan((uptime.first?["day"] as? [String: Any])?["ok"] as? Int ?? 0, 0, "\(uptime)")
 
+        // The export: every agent's rows in the agent export's shape, filtered by agent and endpoint.
+        let (exportCode, exportText) = try ProcessRunner.curl("\(hub.feed)/v1/fleet/export?since=-10m")
+        XCTAssertEqual(exportCode, 200, exportText)
+        try SchemaValidator.assertValid(text: exportText, ndjson: true, schema: "fleet-export")
+        let lines = exportText.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        XCTAssertEqual(Set(lines.dropFirst().compactMap { $0["agent"] as? String }), ["alpha", "bravo", "charlie"])
+        let charlieLine = try XCTUnwrap(lines.first { $0["agent"] as? String == "charlie" })
+        XCTAssertTrue((charlieLine["served_issuer"] as? String)?.contains("mitmproxy") ?? false, "\(charlieLine)")
+        XCTAssertEqual((charlieLine["served_chain_sha256"] as? [String])?.isEmpty, false, "\(charlieLine)")
+        let (_, oneAgent) = try ProcessRunner.curl("\(hub.feed)/v1/fleet/export?since=-10m&agent=charlie&endpoint=\(encoded)&format=json")
+        try SchemaValidator.assertValid(text: oneAgent, schema: "fleet-export")
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(oneAgent.utf8)) as? [String: Any])
+        let probes = try XCTUnwrap(document["probes"] as? [[String: Any]])
+        XCTAssertFalse(probes.isEmpty)
+        XCTAssertTrue(probes.allSatisfy { $0["agent"] as? String == "charlie" })
+        let seqs = probes.compactMap { $0["seq"] as? Int }
+        XCTAssertEqual(seqs, seqs.sorted(), "one agent's rows in its order")
+        let (badCode, bad) = try ProcessRunner.curl("\(hub.feed)/v1/fleet/export?since=-40d")
+        XCTAssertEqual(badCode, 400)
+        XCTAssertTrue(bad.contains("at most 31 days"), bad)
+
         try hub.waitUntil("the webhook gets path_interception", timeout: 30) {
             webhook.requests.contains { $0.json?["kind"] as? String == "path_interception" }
         }
