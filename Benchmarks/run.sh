@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|overview|scheduler|idle|probe|probe-tls|probe-trust|probe-h2|startup|scale|status|reload|fleet|all]
+# Release-build benchmarks. Usage: bash Benchmarks/run.sh [store|overview|scheduler|idle|probe|probe-tls|probe-trust|probe-h2|startup|scale|status|reload|fleet|fleet-view|all]
 # Figures are printed; docs/performance.md records the current ones with the command, the machine and the date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -996,6 +996,110 @@ PY
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+# The fleet view (issue #54): one PostgreSQL 15 made here holding FLEET_VIEW_AGENTS (500) agents in 25 sites ×
+# FLEET_VIEW_ENDPOINTS (100) endpoints of latest results and 30 days of history at one result per
+# FLEET_VIEW_HISTORY_HOURS (6) hours per agent and endpoint (full-rate history does not fit this machine's disk and
+# session; the status route reads only latest_results, the endpoint route's uptime reads 7 days of one endpoint), and a
+# real hub (`netvigil fleet serve`) reading it as a netvigil_hub member. Times GET /v1/fleet/status (each request
+# more than a second after the previous one: past the hub's one-second cache, a fresh read and evaluation every time)
+# and GET /v1/fleet/endpoint (the endpoint page's data), and reports the hub's own evaluation time.
+run_fleet_view() {
+  release --product netvigil
+  local pgbin=/usr/lib/postgresql/15/bin
+  local dir; dir=$(mktemp -d)
+  chmod 755 "$dir"
+  local pgport=${FLEET_PG_PORT:-18490} hubport=${FLEET_HUB_PORT:-18499}
+  local agents=${FLEET_VIEW_AGENTS:-500} endpoints=${FLEET_VIEW_ENDPOINTS:-100} every=${FLEET_VIEW_HISTORY_HOURS:-6}
+  local password; password=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
+  echo "$password" > "$dir/super.pass"
+  chown -R postgres:postgres "$dir"
+  local as_postgres=(setpriv --reuid=postgres --regid=postgres --init-groups --)
+  "${as_postgres[@]}" "$pgbin/initdb" -D "$dir/data" --auth=scram-sha-256 --pwfile="$dir/super.pass" -U postgres >/dev/null
+  "${as_postgres[@]}" "$pgbin/postgres" -D "$dir/data" -c port="$pgport" -c listen_addresses=127.0.0.1 \
+    -c unix_socket_directories="$dir" > "$dir/postgres.log" 2>&1 &
+  local pgpid=$! hubpid=""
+  # shellcheck disable=SC2064 # expanded now: the paths and pids of this run
+  trap "[ -n \"\$hubpid\" ] && kill \$hubpid 2>/dev/null; kill -INT $pgpid 2>/dev/null; wait $pgpid 2>/dev/null; rm -rf '$dir'" RETURN
+  until "$pgbin/pg_isready" -q -h 127.0.0.1 -p "$pgport"; do sleep 0.2; done
+  export PGPASSWORD=$password
+  local admin="postgres://postgres@127.0.0.1:$pgport/postgres"
+  "$bin/netvigil" fleet migrate --postgres "$admin" >/dev/null
+  "$bin/netvigil" fleet add-hub hub --postgres "$admin" --password-file "$dir/hub.pass" >/dev/null
+  local psql=("$pgbin/psql" -qX -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$pgport" -U postgres -d postgres)
+  local started=$SECONDS
+  "${psql[@]}" <<SQL
+SELECT netvigil_ensure_partitions(current_date - 30, current_date);
+INSERT INTO agents (agent, version, labels, targets, config_digest, last_seen)
+  SELECT 'agent' || a, '0.1.0', jsonb_build_object('site', 'site' || (a % 25)), '[]', 'builtin',
+         now() - CASE WHEN a % 100 = 0 THEN interval '1 hour' ELSE interval '5 seconds' END
+  FROM generate_series(1, $agents) a;
+INSERT INTO latest_results (agent, target, seq, time, outcome, error_kind, http_status, total_ms, trust_verdict,
+                            pin_verdict, url, served_spki, served_issuer)
+  SELECT 'agent' || a, 'ep' || e, 1000000, now() - interval '20 seconds',
+         CASE WHEN e = 1 OR (e = 2 AND a % 25 = 3) THEN 'failed' ELSE 'ok' END,
+         CASE WHEN e = 1 OR (e = 2 AND a % 25 = 3) THEN 'connectRefused' END,
+         CASE WHEN e = 1 OR (e = 2 AND a % 25 = 3) THEN NULL ELSE 200 END, 20 + (a % 17), 'trusted',
+         CASE WHEN e = 3 AND a % 25 = 7 THEN 'not_evaluated' ELSE 'matched' END,
+         'https://endpoint' || e || '.example.net/',
+         'sha256/' || encode(sha256(convert_to(CASE WHEN e = 3 AND a % 25 = 7 THEN 'mitm' ELSE 'key' || e END, 'UTF8')), 'base64'),
+         CASE WHEN e = 3 AND a % 25 = 7 THEN 'CN=mitmproxy,O=mitmproxy' ELSE 'CN=Example CA' END
+  FROM generate_series(1, $agents) a, generate_series(1, $endpoints) e;
+INSERT INTO probe_results (agent, seq, time, target, url, outcome, total_ms, trust_verdict, pin_verdict, served_spki)
+  SELECT 'agent' || a, (h * $endpoints + e), now() - make_interval(hours => h * $every), 'ep' || e,
+         'https://endpoint' || e || '.example.net/', CASE WHEN (a + e + h) % 50 = 0 THEN 'failed' ELSE 'ok' END,
+         20 + (a % 17), 'trusted', 'matched', 'sha256/' || encode(sha256(convert_to('key' || e, 'UTF8')), 'base64')
+  FROM generate_series(1, $agents) a, generate_series(1, $endpoints) e, generate_series(0, 30 * 24 / $every - 1) h;
+ANALYZE;
+SQL
+  local history; history=$("${psql[@]}" -At -c "SELECT count(*) FROM probe_results")
+  echo "fleet view: $agents agents in 25 sites × $endpoints endpoints; history $history rows over 30 days (one per ${every} h per pair), loaded in $((SECONDS - started)) s; commit $(git rev-parse --short HEAD)"
+  cat > "$dir/hub.yml" <<YAML
+fleet:
+  postgres: postgres://hub@127.0.0.1:$pgport/postgres
+  password_file: $dir/hub.pass
+  evaluate_every: 10s
+feed: { listen: 127.0.0.1:$hubport }
+YAML
+  "$bin/netvigil" fleet serve --config "$dir/hub.yml" > "$dir/hub.log" 2>&1 &
+  hubpid=$!
+  until curl -sf "http://127.0.0.1:$hubport/healthz" >/dev/null; do sleep 0.2; done
+  python3 - "http://127.0.0.1:$hubport" "$hubpid" <<'PY'
+import json, statistics, sys, time, urllib.parse, urllib.request
+base, pid = sys.argv[1], sys.argv[2]
+def timed(path):
+    started = time.perf_counter()
+    with urllib.request.urlopen(base + path) as response:
+        body = response.read()
+    return (time.perf_counter() - started) * 1000, body
+def report(name, samples):
+    samples.sort()
+    p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+    print(f"RESULT fleet-view {name}: n={len(samples)} p50={statistics.median(samples):.1f} ms p99={p99:.1f} ms max={samples[-1]:.1f} ms")
+status = []
+for _ in range(20):
+    time.sleep(1.2)
+    ms, body = timed("/v1/fleet/status")
+    status.append(ms)
+document = json.loads(body)
+summary = document["summary"]
+print(f"status document: {len(body) / 1e6:.2f} MB, {summary['agents']} agents ({summary['silent']} silent), "
+      f"{summary['endpoints']} endpoints ({summary['down']} down, {summary['partial']} partial), {summary['interceptions']} interceptions")
+report("GET /v1/fleet/status (fresh read)", status)
+endpoint = []
+for index in range(10):
+    quoted = urllib.parse.quote(f"https://endpoint{index + 1}.example.net/", safe="")
+    ms, _ = timed(f"/v1/fleet/endpoint?endpoint={quoted}")
+    endpoint.append(ms)
+report("GET /v1/fleet/endpoint (uptime 24 h and 7 days)", endpoint)
+metrics = urllib.request.urlopen(base + "/metrics").read().decode()
+evaluation = [l for l in metrics.splitlines() if l.startswith("netvigil_fleet_evaluation_seconds ")]
+print("hub evaluation (read, decide, write alerts):", evaluation[0].split()[-1] if evaluation else "?", "s")
+with open(f"/proc/{pid}/status") as f:
+    fields = dict(line.split(":", 1) for line in f)
+print(f"hub memory: RssAnon {fields['RssAnon'].strip()}")
+PY
+}
+
 case "$what" in
   store) run_store ;;
   overview) run_overview ;;
@@ -1010,6 +1114,7 @@ case "$what" in
   status) run_status ;;
   reload) run_reload ;;
   fleet) run_fleet ;;
+  fleet-view) run_fleet_view ;;
   all) run_store; run_overview; run_scheduler; run_idle; run_probe ;;
   *) echo "unknown benchmark: $what" >&2; exit 64 ;;
 esac

@@ -47,6 +47,9 @@ public final class FleetShipper: Service, Sendable {
         var failures = 0
         /// UTC days (days since 1970) whose partitions this process has made sure of.
         var ensuredDays = Set<Int64>()
+        /// Each stream's backlog as its last page told it (rows after the page): while shipping, progress is taken
+        /// from the pages instead of counting every second.
+        var backlog: [ShippedStream: Int] = [:]
     }
 
     public func run() async throws {
@@ -84,7 +87,9 @@ public final class FleetShipper: Service, Sendable {
                     if Task.isCancelled { break rounds }
                     failed(error, plan: &plan, session: &session)
                 }
-                if session.lastProgress.map({ .now - $0 > .seconds(1) }) ?? true { await refreshProgress(plan: plan, session: &session) }
+                if session.lastProgress.map({ .now - $0 > .seconds(1) }) ?? true {
+                    await refreshProgress(plan: plan, session: &session, fromPages: true)
+                }
             case .idle(let pause):
                 do {
                     try await heartbeatIfDue(session: &session)
@@ -134,6 +139,7 @@ public final class FleetShipper: Service, Sendable {
             return
         }
         guard let last = page.rows.last else {
+            session.backlog[stream] = 0
             plan.acknowledged(stream, through: nil, full: false)
             return
         }
@@ -149,6 +155,7 @@ public final class FleetShipper: Service, Sendable {
         } catch {
             throw FleetError(.localStore, "\(error)")
         }
+        session.backlog[stream] = page.remaining
         plan.acknowledged(stream, through: last.sequence, full: page.rows.count >= limit)
         metrics?.fleetShipped(stream: stream.rawValue, rows: page.rows.count, unixSeconds: Date().timeIntervalSince1970)
     }
@@ -227,15 +234,24 @@ public final class FleetShipper: Service, Sendable {
     }
 
     /// Lag (age of the oldest unshipped row) and backlog per stream, into the metrics and the health status.
-    private func refreshProgress(plan: ShippingPlan, session: inout Session) async {
+    /// `fromPages`: the backlog of each stream as its last page left it (no count; a stream not shipped yet in this
+    /// process is counted once); else counted now (while the database is away, no pages come).
+    private func refreshProgress(plan: ShippingPlan, session: inout Session, fromPages: Bool = false) async {
         session.lastProgress = .now
         var oldest: Timestamp?
         var backlog: [String: Int] = [:]
         for stream in ShippedStream.allCases {
             let cursor = plan.cursors[stream] ?? 0
-            guard let page = try? await store.shippingPage(stream, after: cursor, limit: 0) else { continue }
-            backlog[stream.rawValue] = page.remaining
-            if page.remaining > 0, let time = try? await store.oldestUnshippedTime(stream, after: cursor),
+            var remaining: Int
+            if fromPages, let known = session.backlog[stream] {
+                remaining = known
+            } else {
+                guard let page = try? await store.shippingPage(stream, after: cursor, limit: 0) else { continue }
+                remaining = page.remaining
+                session.backlog[stream] = remaining
+            }
+            backlog[stream.rawValue] = remaining
+            if remaining > 0, let time = try? await store.oldestUnshippedTime(stream, after: cursor),
                oldest.map({ time.milliseconds < $0.milliseconds }) ?? true {
                 oldest = time
             }
