@@ -1031,7 +1031,7 @@ run_fleet_view() {
 SELECT netvigil_ensure_partitions(current_date - 30, current_date);
 INSERT INTO agents (agent, version, labels, targets, config_digest, last_seen)
   SELECT 'agent' || a, '0.1.0', jsonb_build_object('site', 'site' || (a % 25)), '[]', 'builtin',
-         now() - CASE WHEN a % 100 = 0 THEN interval '1 hour' ELSE interval '5 seconds' END
+         now() - CASE WHEN a % 100 = 0 THEN interval '1 hour' ELSE interval '0 seconds' END
   FROM generate_series(1, $agents) a;
 INSERT INTO latest_results (agent, target, seq, time, outcome, error_kind, http_status, total_ms, trust_verdict,
                             pin_verdict, url, served_spki, served_issuer)
@@ -1060,10 +1060,16 @@ fleet:
   evaluate_every: 10s
 feed: { listen: 127.0.0.1:$hubport }
 YAML
+  # The agents' heartbeats: every 10 s, as agents with `heartbeat: 10s` would (all but the five silent ones).
+  ( while sleep 10; do
+      "${psql[@]}" -c "UPDATE agents SET last_seen = now() WHERE last_seen > now() - interval '10 minutes'" || exit
+    done ) &
+  local beats=$!
+  "${psql[@]}" -c "UPDATE agents SET last_seen = now() WHERE last_seen > now() - interval '10 minutes'"
   "$bin/netvigil" fleet serve --config "$dir/hub.yml" > "$dir/hub.log" 2>&1 &
-  hubpid=$!
+  hubpid="$! $beats"
   until curl -sf "http://127.0.0.1:$hubport/healthz" >/dev/null; do sleep 0.2; done
-  python3 - "http://127.0.0.1:$hubport" "$hubpid" <<'PY'
+  python3 - "http://127.0.0.1:$hubport" "${hubpid%% *}" <<'PY'
 import json, statistics, sys, time, urllib.parse, urllib.request
 base, pid = sys.argv[1], sys.argv[2]
 def timed(path):

@@ -58,47 +58,73 @@ public struct FleetConsensus: Sendable {
                 states[agent.agent] = .ok
             }
         }
-        func site(of agent: String) -> String { agentsByName[agent]?.site ?? agent }
+        // Agents and sites as ordinals in name order: a fleet's status sorts and groups tens of thousands of names,
+        // and comparing integers is what keeps that within a request's budget. Results may name an agent the agents
+        // table lacks (it counts as silent).
+        var nameSet = Set(snapshot.agents.map(\.agent))
+        for result in snapshot.results { nameSet.insert(result.agent) }
+        let names = nameSet.sorted()
+        let ordinal = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        let siteNames = Set(names.map { agentsByName[$0]?.site ?? $0 }).sorted()
+        let siteOrdinal = Dictionary(uniqueKeysWithValues: siteNames.enumerated().map { ($1, $0) })
+        let siteOf = names.map { siteOrdinal[agentsByName[$0]?.site ?? $0]! }
+        let stateOf = names.map { states[$0] ?? .silent }
+        func agentNames(_ ordinals: [Int]) -> [String] { ordinals.sorted().map { names[$0] } }
+        func sitesOf(_ ordinals: [Int]) -> [String] { Set(ordinals.map { siteOf[$0] }).sorted().map { siteNames[$0] } }
 
-        // Each agent's newest result per endpoint.
-        var byEndpoint: [String: [String: FleetSnapshot.Result]] = [:]
-        for result in snapshot.results {
-            let endpoint = Self.endpoint(of: result)
-            if let known = byEndpoint[endpoint]?[result.agent], known.time >= result.time { continue }
-            byEndpoint[endpoint, default: [:]][result.agent] = result
+        // Each agent's newest result per endpoint, by agent ordinal.
+        var endpointIndex: [String: Int] = [:]
+        var endpointNames: [String] = []
+        var byEndpoint: [[Int: Int]] = []
+        for (index, (result, endpoint)) in zip(snapshot.results, snapshot.resultEndpoints()).enumerated() {
+            let slot: Int
+            if let known = endpointIndex[endpoint] {
+                slot = known
+            } else {
+                slot = endpointNames.count
+                endpointIndex[endpoint] = slot
+                endpointNames.append(endpoint)
+                byEndpoint.append([:])
+            }
+            let agent = ordinal[result.agent]!
+            if let known = byEndpoint[slot][agent], snapshot.results[known].time >= result.time { continue }
+            byEndpoint[slot][agent] = index
         }
 
         var endpoints: [FleetStatusReport.EndpointStatus] = []
         var newAgreedKeys: [String: FleetSnapshot.AgreedKey] = [:]
-        var agentTotals: [String: (endpoints: Int, down: Int)] = [:]
-        for (endpoint, results) in byEndpoint {
-            var up: [String] = [], down: [String] = [], skipped: [String] = [], silent: [String] = []
-            var live: [FleetSnapshot.Result] = []
-            for (agent, result) in results {
-                if states[agent] == .silent || states[agent] == nil {
+        var totalEndpoints = [Int](repeating: 0, count: names.count)
+        var totalDown = [Int](repeating: 0, count: names.count)
+        for (slot, entries) in byEndpoint.enumerated() {
+            let endpoint = endpointNames[slot]
+            var up: [Int] = [], down: [Int] = [], skipped: [Int] = [], silent: [Int] = []
+            var live: [(agent: Int, result: FleetSnapshot.Result)] = []
+            for (agent, index) in entries {
+                guard stateOf[agent] != .silent else {
                     silent.append(agent)
                     continue
                 }
-                live.append(result)
-                agentTotals[agent, default: (0, 0)].endpoints += 1
+                let result = snapshot.results[index]
+                live.append((agent, result))
+                totalEndpoints[agent] += 1
                 switch result.outcome {
                 case "ok": up.append(agent)
                 case "skipped": skipped.append(agent)
                 default:
                     down.append(agent)
-                    agentTotals[agent, default: (0, 0)].down += 1
+                    totalDown[agent] += 1
                 }
             }
-            up.sort(); down.sort(); skipped.sort(); silent.sort()
-            let downSites = Set(down.map(site(of:))).sorted()
+            let downNames = agentNames(down)
+            let downSites = sitesOf(down)
             let verdict = verdict(up: up.count, down: down.count)
             if verdict == .down {
                 conditions.append(FleetCondition(
                     kind: .endpointDown, subject: endpoint,
                     message: "\(endpoint) is down from \(down.count) of \(up.count + down.count) agents (sites \(downSites.joined(separator: ", ")))",
-                    sites: downSites, agents: down))
+                    sites: downSites, agents: downNames))
             }
-            let keys = keyGroups(live, site: site(of:))
+            let keys = keyGroups(live, agentNames: agentNames, sitesOf: sitesOf)
             for group in keys where group.interception {
                 let majority = keys.first { $0.majority }
                 let issuer = group.issuers.joined(separator: "; ")
@@ -112,7 +138,7 @@ public struct FleetConsensus: Sendable {
             }
             let agreed = snapshot.agreedKeys[endpoint]
             // Agreement: every live agent that probed it (skipped results aside) was served this one key.
-            if keys.count == 1, let only = keys.first, only.agents.count == live.count(where: { $0.outcome != "skipped" }) {
+            if keys.count == 1, let only = keys.first, only.agents.count == live.count(where: { $0.result.outcome != "skipped" }) {
                 if agreed?.spki != only.spki {
                     newAgreedKeys[endpoint] = FleetSnapshot.AgreedKey(spki: only.spki, issuer: only.issuers.first, since: now)
                 }
@@ -125,21 +151,22 @@ public struct FleetConsensus: Sendable {
                 }
             }
             endpoints.append(FleetStatusReport.EndpointStatus(
-                endpoint: endpoint, verdict: verdict, up: up, down: down, skipped: skipped, silent: silent,
-                downSites: downSites, keys: keys, agreedKey: newAgreedKeys[endpoint]?.spki ?? agreed?.spki,
+                endpoint: endpoint, verdict: verdict, up: agentNames(up), down: downNames, skipped: agentNames(skipped),
+                silent: agentNames(silent), downSites: downSites, keys: keys,
+                agreedKey: newAgreedKeys[endpoint]?.spki ?? agreed?.spki,
                 agreedSince: newAgreedKeys[endpoint]?.since ?? agreed?.since))
         }
         endpoints.sort { ($0.verdict, $0.endpoint) < ($1.verdict, $1.endpoint) }
 
         var agents: [FleetStatusReport.AgentStatus] = snapshot.agents.map { agent in
             let state = states[agent.agent] ?? .ok
-            let totals = agentTotals[agent.agent] ?? (0, 0)
+            let index = ordinal[agent.agent]!
             return FleetStatusReport.AgentStatus(
                 agent: agent.agent, site: agent.site, labels: agent.labels, version: agent.version, lastSeen: agent.lastSeen,
                 shippingLagSeconds: agent.shippingLagSeconds, state: state, healthy: state == .ok,
-                endpoints: totals.endpoints, down: totals.down)
+                endpoints: totalEndpoints[index], down: totalDown[index])
         }
-        agents.sort { ($0.state, $0.site, $0.agent) < ($1.state, $1.site, $1.agent) }
+        agents.sort { ($0.state, siteOf[ordinal[$0.agent]!], ordinal[$0.agent]!) < ($1.state, siteOf[ordinal[$1.agent]!], ordinal[$1.agent]!) }
 
         var summary = FleetStatusReport.Summary()
         summary.agents = agents.count
@@ -177,21 +204,22 @@ public struct FleetConsensus: Sendable {
         return down >= needed ? .down : .partial
     }
 
-    /// The served keys of one endpoint's live results, largest group first, with the majority and interceptions
-    /// marked.
-    func keyGroups(_ results: [FleetSnapshot.Result], site: (String) -> String) -> [FleetStatusReport.KeyGroup] {
-        var members: [String: [FleetSnapshot.Result]] = [:]
-        for result in results {
-            guard let spki = result.servedSPKI else { continue }
-            members[spki, default: []].append(result)
+    /// The served keys of one endpoint's live results (by agent ordinal), largest group first, with the majority and
+    /// interceptions marked.
+    func keyGroups(_ results: [(agent: Int, result: FleetSnapshot.Result)], agentNames: ([Int]) -> [String],
+                   sitesOf: ([Int]) -> [String]) -> [FleetStatusReport.KeyGroup] {
+        var members: [String: [(agent: Int, result: FleetSnapshot.Result)]] = [:]
+        for entry in results {
+            guard let spki = entry.result.servedSPKI else { continue }
+            members[spki, default: []].append(entry)
         }
-        var groups = members.map { spki, results in
+        var groups = members.map { spki, entries in
             FleetStatusReport.KeyGroup(
                 spki: spki,
-                issuers: Set(results.compactMap(\.servedIssuer)).sorted(),
-                agents: results.map(\.agent).sorted(),
-                sites: Set(results.map { site($0.agent) }).sorted(),
-                pins: Self.pinAgreement(results.map(\.pinVerdict)),
+                issuers: Set(entries.compactMap(\.result.servedIssuer)).sorted(),
+                agents: agentNames(entries.map(\.agent)),
+                sites: sitesOf(entries.map(\.agent)),
+                pins: Self.pinAgreement(entries.map(\.result.pinVerdict)),
                 majority: false, interception: false)
         }
         groups.sort {

@@ -27,18 +27,17 @@ public enum FleetHubDatabase {
             agents.append(FleetSnapshot.Agent(agent: agent, version: version, labels: labels,
                                               lastSeen: Timestamp(milliseconds: lastSeen), shippingLagSeconds: lag))
         }
+        // Only what the verdicts read: at 50,000 rows, every column decoded is a share of the status route's time
+        // (``latestResults(of:on:logger:)`` reads the rest for one endpoint).
         var results: [FleetSnapshot.Result] = []
-        for try await row in try await connection.query("""
-            SELECT agent, target, url, (extract(epoch FROM time) * 1000)::bigint, outcome, error_kind, http_status,
-                   total_ms, trust_verdict, pin_verdict, served_spki, served_issuer
+        for try await (agent, target, url, time, outcome, pin, spki, issuer) in try await connection.query("""
+            SELECT agent, target, url, (extract(epoch FROM time) * 1000)::bigint, outcome, pin_verdict, served_spki,
+                   served_issuer
             FROM latest_results
-            """, logger: logger) {
-            let (agent, target, url, time, outcome, errorKind, status, total, trust, pin, spki, issuer) = try row.decode(
-                (String, String, String?, Int64, String, String?, Int?, Double?, String?, String?, String?, String?).self)
+            """, logger: logger).decode((String, String, String?, Int64, String, String?, String?, String?).self) {
             results.append(FleetSnapshot.Result(
                 agent: agent, target: target, url: url, time: Timestamp(milliseconds: time), outcome: outcome,
-                errorKind: errorKind, httpStatus: status, totalMilliseconds: total, trustVerdict: trust, pinVerdict: pin,
-                servedSPKI: spki, servedIssuer: issuer))
+                pinVerdict: pin, servedSPKI: spki, servedIssuer: issuer))
         }
         var agreed: [String: FleetSnapshot.AgreedKey] = [:]
         for try await (endpoint, spki, issuer, since) in try await connection.query("""
@@ -47,6 +46,28 @@ public enum FleetHubDatabase {
             agreed[endpoint] = FleetSnapshot.AgreedKey(spki: spki, issuer: issuer, since: Timestamp(milliseconds: since))
         }
         return FleetSnapshot(agents: agents, results: results, agreedKeys: agreed, time: time)
+    }
+
+    /// The whole latest result of each (agent, target) pair given (one endpoint's page).
+    public static func latestResults(of pairs: [(agent: String, target: String)], on connection: PostgresConnection,
+                                     logger: Logger) async throws -> [FleetSnapshot.Result] {
+        guard !pairs.isEmpty else { return [] }
+        var results: [FleetSnapshot.Result] = []
+        for try await row in try await connection.query("""
+            SELECT l.agent, l.target, l.url, (extract(epoch FROM l.time) * 1000)::bigint, l.outcome, l.error_kind,
+                   l.http_status, l.total_ms, l.trust_verdict, l.pin_verdict, l.served_spki, l.served_issuer
+            FROM latest_results l
+            JOIN unnest(\(pairs.map(\.agent))::text[], \(pairs.map(\.target))::text[]) AS p(agent, target)
+              ON l.agent = p.agent AND l.target = p.target
+            """, logger: logger) {
+            let (agent, target, url, time, outcome, errorKind, status, total, trust, pin, spki, issuer) = try row.decode(
+                (String, String, String?, Int64, String, String?, Int?, Double?, String?, String?, String?, String?).self)
+            results.append(FleetSnapshot.Result(
+                agent: agent, target: target, url: url, time: Timestamp(milliseconds: time), outcome: outcome,
+                errorKind: errorKind, httpStatus: status, totalMilliseconds: total, trustVerdict: trust, pinVerdict: pin,
+                servedSPKI: spki, servedIssuer: issuer))
+        }
+        return results
     }
 
     /// Every row of `fleet_alerts` (a stored payload that no longer decodes is left out and logged).
@@ -149,23 +170,32 @@ public enum FleetHubDatabase {
             """, logger: logger)
     }
 
-    /// Results that were `ok`, and all but skipped ones, per agent over the last `hours`, of the (agent, target)
-    /// pairs given (the targets that probe one endpoint; each agent names its own).
-    public static func uptime(of pairs: [(agent: String, target: String)], hours: Int, on connection: PostgresConnection,
-                              logger: Logger) async throws -> [String: FleetEndpointDetail.Uptime] {
-        guard !pairs.isEmpty else { return [:] }
-        var uptime: [String: FleetEndpointDetail.Uptime] = [:]
-        for try await (agent, ok, total) in try await connection.query("""
-            SELECT r.agent, count(*) FILTER (WHERE r.outcome = 'ok'), count(*) FILTER (WHERE r.outcome <> 'skipped')
+    /// Results that were `ok`, and all but skipped ones, per agent over the last 24 hours and the last 7 days, of
+    /// the (agent, target) pairs given (the targets that probe one endpoint; each agent names its own). One scan of the
+    /// week through the `(target, time)` index: the pairs' distinct target names narrow it, the pairs filter it.
+    public static func uptime(of pairs: [(agent: String, target: String)], on connection: PostgresConnection,
+                              logger: Logger) async throws -> (day: [String: FleetEndpointDetail.Uptime],
+                                                               week: [String: FleetEndpointDetail.Uptime]) {
+        guard !pairs.isEmpty else { return ([:], [:]) }
+        var day: [String: FleetEndpointDetail.Uptime] = [:]
+        var week: [String: FleetEndpointDetail.Uptime] = [:]
+        let targets = Array(Set(pairs.map(\.target)))
+        for try await (agent, dayOK, dayTotal, weekOK, weekTotal) in try await connection.query("""
+            SELECT r.agent,
+                   count(*) FILTER (WHERE r.outcome = 'ok' AND r.time > now() - interval '24 hours'),
+                   count(*) FILTER (WHERE r.outcome <> 'skipped' AND r.time > now() - interval '24 hours'),
+                   count(*) FILTER (WHERE r.outcome = 'ok'),
+                   count(*) FILTER (WHERE r.outcome <> 'skipped')
             FROM probe_results r
             JOIN unnest(\(pairs.map(\.agent))::text[], \(pairs.map(\.target))::text[]) AS p(agent, target)
               ON r.agent = p.agent AND r.target = p.target
-            WHERE r.time > now() - make_interval(hours => \(hours)::integer)
+            WHERE r.target = ANY(\(targets)::text[]) AND r.time > now() - interval '7 days'
             GROUP BY r.agent
-            """, logger: logger).decode((String, Int, Int).self) {
-            uptime[agent] = FleetEndpointDetail.Uptime(ok: ok, total: total)
+            """, logger: logger).decode((String, Int, Int, Int, Int).self) {
+            day[agent] = FleetEndpointDetail.Uptime(ok: dayOK, total: dayTotal)
+            week[agent] = FleetEndpointDetail.Uptime(ok: weekOK, total: weekTotal)
         }
-        return uptime
+        return (day, week)
     }
 
     /// Outbox rows not delivered yet.

@@ -24,6 +24,8 @@ public final class FleetHubState: Sendable {
 
     private struct Cache {
         var report: FleetStatusReport?
+        /// What the report was made from (nil when it came from the evaluator).
+        var snapshot: FleetSnapshot?
         var readAt: ContinuousClock.Instant?
     }
 
@@ -49,13 +51,24 @@ public final class FleetHubState: Sendable {
             guard let report = cache.withLock({ $0.report }) else { throw FleetError(.server, "no fleet status evaluated yet") }
             return report
         }
+        return try await read(client).report
+    }
+
+    /// A snapshot read now and its report, cached for the next second (the status and endpoint routes share it).
+    private func read(_ client: PostgresClient) async throws -> (snapshot: FleetSnapshot, report: FleetStatusReport) {
+        let cached = cache.withLock { cache -> (FleetSnapshot, FleetStatusReport)? in
+            guard let snapshot = cache.snapshot, let report = cache.report, let readAt = cache.readAt,
+                  .now - readAt < .seconds(1) else { return nil }
+            return (snapshot, report)
+        }
+        if let cached { return cached }
         let logger = FleetConnector.driverLogger(self.logger)
         let snapshot = try await client.withConnection { connection in
             try await FleetHubDatabase.snapshot(on: connection, logger: logger)
         }
         let report = consensus.evaluate(snapshot).report
-        cache.withLock { $0 = Cache(report: report, readAt: .now) }
-        return report
+        cache.withLock { $0 = Cache(report: report, snapshot: snapshot, readAt: .now) }
+        return (snapshot, report)
     }
 
     /// One endpoint: each agent's latest result and the uptime per site over 24 hours and 7 days; nil when no
@@ -63,15 +76,14 @@ public final class FleetHubState: Sendable {
     public func endpointDetail(_ endpoint: String) async throws -> FleetEndpointDetail? {
         guard let client else { throw FleetError(.server, "no fleet database") }
         let logger = FleetConnector.driverLogger(self.logger)
+        let (snapshot, report) = try await read(client)
+        guard let status = report.endpoints.first(where: { $0.endpoint == endpoint }) else { return nil }
         return try await client.withConnection { connection in
-            let snapshot = try await FleetHubDatabase.snapshot(on: connection, logger: logger)
-            let evaluation = self.consensus.evaluate(snapshot)
-            guard let status = evaluation.report.endpoints.first(where: { $0.endpoint == endpoint }) else { return nil }
-            let agents = Dictionary(evaluation.report.agents.map { ($0.agent, $0) }) { first, _ in first }
-            let results = snapshot.results.filter { FleetConsensus.endpoint(of: $0) == endpoint }
-            let pairs = results.map { (agent: $0.agent, target: $0.target) }
-            let day = try await FleetHubDatabase.uptime(of: pairs, hours: 24, on: connection, logger: logger)
-            let week = try await FleetHubDatabase.uptime(of: pairs, hours: 24 * 7, on: connection, logger: logger)
+            let agents = Dictionary(report.agents.map { ($0.agent, $0) }) { first, _ in first }
+            let pairs = zip(snapshot.results, snapshot.resultEndpoints()).filter { $0.1 == endpoint }
+                .map { (agent: $0.0.agent, target: $0.0.target) }
+            let results = try await FleetHubDatabase.latestResults(of: pairs, on: connection, logger: logger)
+            let (day, week) = try await FleetHubDatabase.uptime(of: pairs, on: connection, logger: logger)
             var rows = results.map { result in
                 FleetEndpointDetail.AgentResult(
                     agent: result.agent, site: agents[result.agent]?.site ?? result.agent, target: result.target,
@@ -106,7 +118,7 @@ public final class FleetHubState: Sendable {
         var pairs: [(agent: String, target: String)]?
         if let endpoint = query.endpoint {
             let snapshot = try await client.withConnection { try await FleetHubDatabase.snapshot(on: $0, logger: logger) }
-            pairs = snapshot.results.filter { FleetConsensus.endpoint(of: $0) == endpoint }.map { ($0.agent, $0.target) }
+            pairs = zip(snapshot.results, snapshot.resultEndpoints()).filter { $0.1 == endpoint }.map { ($0.0.agent, $0.0.target) }
         }
         let header = query.headerFields(version: version, exportedAt: .now())
         try await write(format == .ndjson ? "{\"type\":\"header\",\(header)}\n" : "{\(header),\"probes\":[")
@@ -140,7 +152,7 @@ public final class FleetHubState: Sendable {
 
     /// The evaluator's result: becomes the cached report, and its conditions the `firing` counts.
     public func publish(_ evaluation: FleetConsensus.Evaluation, took seconds: Double) {
-        cache.withLock { $0 = Cache(report: evaluation.report, readAt: .now) }
+        cache.withLock { $0 = Cache(report: evaluation.report, snapshot: nil, readAt: .now) }
         counters.withLock {
             $0.evaluations += 1
             $0.lastEvaluationSeconds = seconds

@@ -87,4 +87,17 @@ public struct FleetSnapshot: Sendable, Equatable {
         self.agreedKeys = agreedKeys
         self.time = time
     }
+
+    /// Each result's endpoint (``FleetConsensus/endpoint(of:)``), in `results` order. Each distinct URL is parsed once:
+    /// a fleet has few URLs and many results.
+    public func resultEndpoints() -> [String] {
+        var byURL: [String: String] = [:]
+        return results.map { result in
+            guard let url = result.url else { return FleetConsensus.endpoint(of: result) }
+            if let known = byURL[url] { return known }
+            let endpoint = FleetConsensus.endpoint(of: result)
+            byURL[url] = endpoint
+            return endpoint
+        }
+    }
 }
