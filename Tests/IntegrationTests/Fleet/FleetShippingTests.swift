@@ -11,9 +11,8 @@ final class FleetShippingTests: XCTestCase {
         bed?.tearDown()
     }
 
-    /// Three agents probe every second; PostgreSQL stops for 20 s and starts again. 20 s rather than the issue's
-    /// 60: the agents' back-off is already past 8 s by then (the ShippingPlan tests cover the 30 s cap), and what
-    /// is tested — rows stay local, probing goes on, catch-up lands each row once — does not change with the length.
+    /// Three agents probe every second; PostgreSQL stops for 60 s and starts again: rows stay local, probing goes on,
+    /// the back-off reaches its 30 s cap, and the catch-up lands each row once, in order.
     func testThreeAgentsThroughAPostgresOutageArriveExactlyOnceInOrder() throws {
         bed = try FleetTestBed()
         try bed.migrate()
@@ -33,12 +32,12 @@ final class FleetShippingTests: XCTestCase {
 
         bed.postgres.stop()
         let probesBefore = names.map { bed.agents[$0]!.metric("netvigil_probes_total") }
-        Thread.sleep(forTimeInterval: 20)
+        Thread.sleep(forTimeInterval: 60)
         for (index, name) in names.enumerated() {
             let agent = bed.agents[name]!
-            XCTAssertGreaterThan(agent.metric("netvigil_probes_total") - probesBefore[index], 30, "\(name) probes on")
-            XCTAssertGreaterThan(agent.metric("netvigil_fleet_backlog_rows"), 30, "\(name) keeps its rows")
-            XCTAssertGreaterThan(agent.metric("netvigil_fleet_shipping_lag_seconds"), 10)
+            XCTAssertGreaterThan(agent.metric("netvigil_probes_total") - probesBefore[index], 100, "\(name) probes on")
+            XCTAssertGreaterThan(agent.metric("netvigil_fleet_backlog_rows"), 100, "\(name) keeps its rows")
+            XCTAssertGreaterThan(agent.metric("netvigil_fleet_shipping_lag_seconds"), 40)
             XCTAssertGreaterThan(agent.metric("netvigil_fleet_errors_total", matching: "kind=\"connect\""), 1)
             // Lag past 10 × the 1 s heartbeat: a warning on /healthz, not a 503 (probing is fine).
             let health = agent.health()
@@ -49,7 +48,8 @@ final class FleetShippingTests: XCTestCase {
         }
         try bed.postgres.start()
         for name in names {
-            try bed.agents[name]!.waitUntil("\(name) catches up", timeout: 60) {
+            // The back-off may be at its cap (30 s, plus up to half again at random) when the database returns.
+            try bed.agents[name]!.waitUntil("\(name) catches up", timeout: 90) {
                 self.bed.agents[name]!.metric("netvigil_fleet_backlog_rows") == 0
             }
             XCTAssertTrue(bed.agents[name]!.log.contains("fleet shipping resumed"))
