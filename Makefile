@@ -152,6 +152,8 @@ install-files: generated
 	bash deploy/strip-binary.sh "$(BINARY)" $(DESTDIR)$(BINDIR)/netvigil
 	sed 's|/usr/bin/netvigil|$(BINDIR)/netvigil|g' deploy/systemd/netvigil.service > $(DESTDIR)$(UNITDIR)/netvigil.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/netvigil.service
+	sed 's|/usr/bin/netvigil|$(BINDIR)/netvigil|g' deploy/systemd/netvigil-hub.service > $(DESTDIR)$(UNITDIR)/netvigil-hub.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/netvigil-hub.service
 	install -m 0644 deploy/systemd/netvigil.sysusers $(DESTDIR)$(SYSUSERSDIR)/netvigil.conf
 	install -m 0644 $(GENERATED)/man/netvigil.1 $(DESTDIR)$(MANDIR)/netvigil.1
 	install -m 0644 $(GENERATED)/completions/netvigil.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/netvigil

@@ -130,7 +130,8 @@ final class DeployPackageTests: XCTestCase {
         // The Swift runtime is static; the C++ runtime it uses is Debian's libstdc++6, as dpkg-shlibdeps computes it.
         XCTAssertTrue(depends.stdout.contains("libstdc++6"), "Depends: \(depends.stdout)")
         let contents = try ProcessRunner.run(["--contents", deb], executable: dpkgDeb).stdout
-        for path in ["./usr/bin/netvigil", "./lib/systemd/system/netvigil.service", "./usr/lib/sysusers.d/netvigil.conf",
+        for path in ["./usr/bin/netvigil", "./lib/systemd/system/netvigil.service", "./lib/systemd/system/netvigil-hub.service",
+                     "./usr/lib/sysusers.d/netvigil.conf",
                      "./etc/netvigil/netvigil.yml", "./usr/share/man/man1/netvigil.1.gz", "./usr/share/doc/netvigil/copyright",
                      "./usr/share/bash-completion/completions/netvigil", "./usr/share/zsh/vendor-completions/_netvigil",
                      "./usr/share/fish/vendor_completions.d/netvigil.fish", "./usr/share/netvigil/prometheus/netvigil.rules.yml"] {

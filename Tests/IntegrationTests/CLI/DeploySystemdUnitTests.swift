@@ -49,6 +49,28 @@ final class DeploySystemdUnitTests: XCTestCase {
         XCTAssertFalse(lines.contains { $0.hasPrefix("CapabilityBoundingSet=") && $0 != "CapabilityBoundingSet=" })
     }
 
+    /// deploy/systemd/netvigil-hub.service (`netvigil fleet serve`): verify clean, the same sandbox rating, no netlink.
+    func testHubUnitVerifiesAndIsSandboxed() throws {
+        let hub = SchemaValidator.repositoryRoot.appendingPathComponent("deploy/systemd/netvigil-hub.service")
+        let text = try String(contentsOf: hub, encoding: .utf8)
+        XCTAssertTrue(text.contains("ExecStart=/usr/bin/netvigil fleet serve --config /etc/netvigil/hub.yml"), text)
+        let lines = Set(text.split(separator: "\n").map(String.init))
+        for line in ["User=netvigil", "ProtectSystem=strict", "NoNewPrivileges=yes", "CapabilityBoundingSet=",
+                     "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "SystemCallFilter=@system-service",
+                     "ConditionPathExists=/etc/netvigil/hub.yml"] {
+            XCTAssertTrue(lines.contains(line), "missing \(line)")
+        }
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("netvigil-hub.service",
+                                       text.replacingOccurrences(of: "/usr/bin/netvigil", with: ProcessRunner.binary.path))
+        let verify = try ProcessRunner.run(["verify", "--man=no", path], executable: systemdAnalyze, currentDirectory: directory.url)
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        XCTAssertEqual(verify.stdout + verify.stderr, "", "verify warns about nothing")
+        let security = try ProcessRunner.run(["security", "--offline=yes", "--threshold=25", path], executable: systemdAnalyze,
+                                             currentDirectory: directory.url)
+        XCTAssertEqual(security.status, 0, security.stdout + security.stderr)
+    }
+
     /// Runs `netvigil reachability --json` as nobody with no capabilities at all (effective, permitted, inheritable,
     /// ambient and bounding sets empty, no_new_privs), as the unit does, and compares with an unrestricted run.
     func testReadingRoutesNeedsNoCapability() throws {
