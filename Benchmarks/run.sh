@@ -910,6 +910,23 @@ run_reload() {
     "$bin/netvigil" ${RELOAD_BASELINE:+"$RELOAD_BASELINE"}
 }
 
+# One PostgreSQL 15 for a fleet benchmark: initdb in DIR (scram-sha-256, a random superuser password, exported as
+# PGPASSWORD), started on 127.0.0.1:PORT with any further `-c name=value` arguments; sets pgpid once it is ready.
+start_fleet_postgres() {
+  local dir=$1 port=$2; shift 2
+  local pgbin=/usr/lib/postgresql/15/bin
+  local password; password=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
+  echo "$password" > "$dir/super.pass"
+  chown -R postgres:postgres "$dir"
+  setpriv --reuid=postgres --regid=postgres --init-groups -- \
+    "$pgbin/initdb" -D "$dir/data" --auth=scram-sha-256 --pwfile="$dir/super.pass" -U postgres >/dev/null
+  setpriv --reuid=postgres --regid=postgres --init-groups -- "$pgbin/postgres" -D "$dir/data" -c port="$port" \
+    -c listen_addresses=127.0.0.1 -c unix_socket_directories="$dir" "$@" > "$dir/postgres.log" 2>&1 &
+  pgpid=$!
+  until "$pgbin/pg_isready" -q -h 127.0.0.1 -p "$port"; do sleep 0.2; done
+  export PGPASSWORD=$password
+}
+
 # Simulated fleets through the real shipper (issue #53): FLEET_AGENTS (default "500 2000", one run each, side by side in
 # one invocation) agents × FLEET_TARGETS (100) results every FLEET_INTERVAL (60 s) for FLEET_SECONDS (600), each agent a
 # local store and a FleetShipper in the FleetBenchmarks process, shipping through pgbouncer (transaction pooling) into
@@ -926,19 +943,11 @@ run_fleet() {
   local dir; dir=$(mktemp -d)
   chmod 755 "$dir"
   local pgport=${FLEET_PG_PORT:-18490}; local bport=$((pgport + 1))
-  local password; password=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
-  echo "$password" > "$dir/super.pass"
-  chown -R postgres:postgres "$dir"
   local as_postgres=(setpriv --reuid=postgres --regid=postgres --init-groups --)
-  "${as_postgres[@]}" "$pgbin/initdb" -D "$dir/data" --auth=scram-sha-256 --pwfile="$dir/super.pass" -U postgres >/dev/null
-  "${as_postgres[@]}" "$pgbin/postgres" -D "$dir/data" -c port="$pgport" -c listen_addresses=127.0.0.1 \
-    -c unix_socket_directories="$dir" -c max_connections=300 > "$dir/postgres.log" 2>&1 &
-  local pgpid=$!
-  local bouncer=""
+  local pgpid bouncer=""
+  start_fleet_postgres "$dir" "$pgport" -c max_connections=300
   # shellcheck disable=SC2064 # expanded now: the paths and pids of this run
   trap "[ -n \"\$bouncer\" ] && kill \$bouncer 2>/dev/null; kill -INT $pgpid 2>/dev/null; wait $pgpid 2>/dev/null; rm -rf '$dir'" RETURN
-  until "$pgbin/pg_isready" -q -h 127.0.0.1 -p "$pgport"; do sleep 0.2; done
-  export PGPASSWORD=$password
   # Each simulated agent holds a store (database, WAL, shared memory, readers) and a connection: raise the soft limit.
   ulimit -n "$(ulimit -Hn)" || true
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -1010,18 +1019,10 @@ run_fleet_view() {
   chmod 755 "$dir"
   local pgport=${FLEET_PG_PORT:-18490} hubport=${FLEET_HUB_PORT:-18499}
   local agents=${FLEET_VIEW_AGENTS:-500} endpoints=${FLEET_VIEW_ENDPOINTS:-100} every=${FLEET_VIEW_HISTORY_HOURS:-6}
-  local password; password=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
-  echo "$password" > "$dir/super.pass"
-  chown -R postgres:postgres "$dir"
-  local as_postgres=(setpriv --reuid=postgres --regid=postgres --init-groups --)
-  "${as_postgres[@]}" "$pgbin/initdb" -D "$dir/data" --auth=scram-sha-256 --pwfile="$dir/super.pass" -U postgres >/dev/null
-  "${as_postgres[@]}" "$pgbin/postgres" -D "$dir/data" -c port="$pgport" -c listen_addresses=127.0.0.1 \
-    -c unix_socket_directories="$dir" > "$dir/postgres.log" 2>&1 &
-  local pgpid=$! hubpid=""
+  local pgpid hubpid=""
+  start_fleet_postgres "$dir" "$pgport"
   # shellcheck disable=SC2064 # expanded now: the paths and pids of this run
   trap "[ -n \"\$hubpid\" ] && kill \$hubpid 2>/dev/null; kill -INT $pgpid 2>/dev/null; wait $pgpid 2>/dev/null; rm -rf '$dir'" RETURN
-  until "$pgbin/pg_isready" -q -h 127.0.0.1 -p "$pgport"; do sleep 0.2; done
-  export PGPASSWORD=$password
   local admin="postgres://postgres@127.0.0.1:$pgport/postgres"
   "$bin/netvigil" fleet migrate --postgres "$admin" >/dev/null
   "$bin/netvigil" fleet add-hub hub --postgres "$admin" --password-file "$dir/hub.pass" >/dev/null

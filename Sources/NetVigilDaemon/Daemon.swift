@@ -193,14 +193,7 @@ public final class Daemon: Sendable {
         // the end, so it stops early: STOPPING=1 goes out as soon as shutdown begins.
         let services: [any Service] = [writer, retention, dispatcher, reachability, portal, scheduler, reloader, feed]
             + fleetServices + healthListener + [systemd] + extraServices
-        // A service that fails stops the others gracefully (the default would cancel them, and the writer's queue
-        // would be lost).
-        var groupConfiguration = ServiceGroupConfiguration(
-            services: services.map { .init(service: $0, failureTerminationBehavior: .gracefullyShutdownGroup) },
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger)
-        groupConfiguration.maximumGracefulShutdownDuration = .seconds(4)
-        group = ServiceGroup(configuration: groupConfiguration)
+        group = ServiceGroup.stoppingGracefully(services, logger: logger)
         logger.info("netvigil starting", metadata: [
             "version": "\(NetVigilVersion.current)", "store": "\(store.path)", "feed": "\(configuration.feed.listen)",
             "targets": "\(configuration.targets.targets.count)",

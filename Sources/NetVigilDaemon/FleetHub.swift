@@ -45,12 +45,7 @@ public final class FleetHub: Sendable {
         }
         // The pool first, so that it stops last.
         let services: [any Service] = [client, evaluator, sender, feed] + extraServices
-        var groupConfiguration = ServiceGroupConfiguration(
-            services: services.map { .init(service: $0, failureTerminationBehavior: .gracefullyShutdownGroup) },
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger)
-        groupConfiguration.maximumGracefulShutdownDuration = .seconds(4)
-        group = ServiceGroup(configuration: groupConfiguration)
+        group = ServiceGroup.stoppingGracefully(services, logger: logger)
         self.state = state
         self.evaluator = evaluator
         self.sender = sender

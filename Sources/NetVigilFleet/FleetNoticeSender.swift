@@ -4,10 +4,8 @@ import NetVigilAgent
 import NetVigilConcurrency
 import NetVigilProber
 import NetVigilStore
-import NetVigilTrust
 import PostgresNIO
 import ServiceLifecycle
-import Synchronization
 
 /// Delivers the fleet's alert outbox (`fleet_alert_outbox`) to the hub's sinks: due rows are locked with
 /// `FOR UPDATE SKIP LOCKED`, delivered, and marked in the same transaction, so two hubs never take one row and a
@@ -20,7 +18,7 @@ public final class FleetNoticeSender: Service, Sendable {
     private let prober: Prober
     private let logger: Logger
     private let waker = Waker()
-    private let trustStore = Mutex<TrustStore?>(nil)
+    private let trustRoots = SystemTrustRoots()
     private let batchSize: Int
 
     public init(client: PostgresClient, state: FleetHubState, configuration: @escaping @Sendable () -> AlertsSection,
@@ -72,7 +70,7 @@ public final class FleetNoticeSender: Service, Sendable {
                     guard let sink = sinks[row.sink] else {
                         throw AlertDeliveryError("sink \"\(row.sink)\" is not configured (removed from alerts.sinks?); kept pending")
                     }
-                    try await sink.deliver(Self.notice(for: row), prober: self.prober, systemTrustStore: self.systemTrustStore)
+                    try await sink.deliver(Self.notice(for: row), prober: self.prober, systemTrustStore: self.trustRoots.trustStore)
                     try? await FleetHubDatabase.markDelivered(row.id, on: connection, logger: driver)
                     self.state.delivered(sink: row.sink, kind: row.payload.kind)
                     self.logger.info("fleet alert delivered", metadata: [
@@ -109,16 +107,5 @@ public final class FleetNoticeSender: Service, Sendable {
         if let issuer = payload.issuer { annotations["issuer"] = issuer }
         return AlertNotice(record: record, labels: labels, annotations: annotations, firing: payload.state == .firing,
                            startsAt: payload.since ?? payload.time)
-    }
-
-    private func systemTrustStore() throws(AlertDeliveryError) -> TrustStore {
-        if let loaded = trustStore.withLock({ $0 }) { return loaded }
-        do {
-            let loaded = try TrustStore.system()
-            trustStore.withLock { $0 = loaded }
-            return loaded
-        } catch {
-            throw AlertDeliveryError("cannot load the system trust roots: \(error)")
-        }
     }
 }

@@ -37,7 +37,7 @@ public final class AlertDispatcher: Service, Sendable {
     private let concurrency: Int
     private let waker = Waker()
     private let stopped = Atomic<Bool>(false)
-    private let trustStore = Mutex<TrustStore?>(nil)
+    private let trustRoots = SystemTrustRoots()
     /// The writer whose queued alert rows are delivered while the store fails; nil without one (tests).
     private let writer: StoreWriter?
     /// Outcomes not recorded in the store yet, by idempotency key.
@@ -265,13 +265,6 @@ public final class AlertDispatcher: Service, Sendable {
 
     /// The system trust roots, loaded on first use (a failure is retried with the delivery).
     func systemTrustStore() throws(AlertDeliveryError) -> TrustStore {
-        if let loaded = trustStore.withLock({ $0 }) { return loaded }
-        do {
-            let loaded = try TrustStore.system()
-            trustStore.withLock { $0 = loaded }
-            return loaded
-        } catch {
-            throw AlertDeliveryError("cannot load the system trust roots: \(error)")
-        }
+        try trustRoots.trustStore()
     }
 }

@@ -49,13 +49,7 @@ public struct AgentConfiguration: Sendable {
     /// problem it finds (up to ``ConfigErrorCollector/limit``): the first error carries the others.
     public init(yaml: String, file: String) throws {
         var totals = ConfigTotals(bytes: yaml.utf8.count)
-        try ConfigDocumentScan.check(yaml, file: file, totals: &totals)
-        let node: Node?
-        do {
-            node = try Yams.compose(yaml: yaml, ConfigValue.resolver)
-        } catch let error as YamlError {
-            throw ConfigError.fromYams(error, file: file)
-        }
+        let node = try ConfigDocumentScan.compose(yaml, file: file, totals: &totals)
         self.init()
         guard let node else { return }
         let root = try ConfigValue(node: node, path: "", file: file).mapping(allowedKeys: Self.sectionKeys)

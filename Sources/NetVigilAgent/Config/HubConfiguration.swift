@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// A hub's configuration (`netvigil fleet serve --config hub.yml`): `fleet:` (required), and `feed:`, `alerts:` and
 /// `log:` with the agent's keys and validation. The hub's feed listens on 127.0.0.1:9338 unless configured, so that it
@@ -25,14 +24,7 @@ public struct HubConfiguration: Sendable {
     /// Parses a hub document; every section's errors are reported together, located as the agent's are.
     public init(yaml: String, file: String) throws {
         var totals = ConfigTotals(bytes: yaml.utf8.count)
-        try ConfigDocumentScan.check(yaml, file: file, totals: &totals)
-        let node: Node?
-        do {
-            node = try Yams.compose(yaml: yaml, ConfigValue.resolver)
-        } catch let error as YamlError {
-            throw ConfigError.fromYams(error, file: file)
-        }
-        guard let node else {
+        guard let node = try ConfigDocumentScan.compose(yaml, file: file, totals: &totals) else {
             throw ConfigError(file: file, keyPath: FleetHubSection.key, message: "required key is missing")
         }
         let root = try ConfigValue(node: node, path: "", file: file).mapping(allowedKeys: Self.sectionKeys)

@@ -1,6 +1,4 @@
 import ArgumentParser
-import Logging
-import NetVigilAgent
 import NetVigilFleet
 
 /// `netvigil fleet add-agent NAME --postgres URL --password-file FILE`.
@@ -24,20 +22,7 @@ struct FleetAddAgentCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withCLIFailureHandling {
-            guard FleetSection.isValidAgentName(name) else {
-                throw CLIFailure(.usage, "agent name: expected letters, digits, _, - and . starting with a letter (at most 63 bytes)")
-            }
-            let connector = try connection.connector()
-            let logger = Logger(label: "netvigil.fleet")
-            do {
-                let postgres = try await connector.connect(logger: logger)
-                defer { Task { try? await postgres.close() } }
-                let outcome = try await FleetAgentProvisioner.addAgent(name: name, passwordFile: passwordFile,
-                                                                       connection: postgres, logger: logger)
-                print("agent \(name): role \(outcome.rawValue); password written to \(passwordFile) (mode 0600)")
-            } catch {
-                throw FleetConnectionOptions.failure(FleetError.classify(error))
-            }
+            try await connection.addRole(name, group: .agent, passwordFile: passwordFile)
         }
     }
 }

@@ -1,6 +1,4 @@
 import ArgumentParser
-import Logging
-import NetVigilAgent
 import NetVigilFleet
 
 /// `netvigil fleet add-hub NAME --postgres URL --password-file FILE`.
@@ -25,20 +23,7 @@ struct FleetAddHubCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withCLIFailureHandling {
-            guard FleetSection.isValidAgentName(name) else {
-                throw CLIFailure(.usage, "hub name: expected letters, digits, _, - and . starting with a letter (at most 63 bytes)")
-            }
-            let connector = try connection.connector()
-            let logger = Logger(label: "netvigil.fleet")
-            do {
-                let postgres = try await connector.connect(logger: logger)
-                defer { Task { try? await postgres.close() } }
-                let outcome = try await FleetAgentProvisioner.addAgent(name: name, passwordFile: passwordFile, group: .hub,
-                                                                       connection: postgres, logger: logger)
-                print("hub \(name): role \(outcome.rawValue); password written to \(passwordFile) (mode 0600)")
-            } catch {
-                throw FleetConnectionOptions.failure(FleetError.classify(error))
-            }
+            try await connection.addRole(name, group: .hub, passwordFile: passwordFile)
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import NetVigilAgent
 import NetVigilFleet
 
@@ -40,6 +41,26 @@ struct FleetConnectionOptions: ParsableArguments {
         }
         url.password = nil
         return FleetConnector(url: url, password: password, tlsMode: mode, caFile: ca)
+    }
+
+    /// `add-agent` and `add-hub`: a login role `name` in `group` with a generated password written to
+    /// `passwordFile`; prints one line.
+    func addRole(_ name: String, group: FleetAgentProvisioner.Group, passwordFile: String) async throws {
+        let word = group == .hub ? "hub" : "agent"
+        guard FleetSection.isValidAgentName(name) else {
+            throw CLIFailure(.usage, "\(word) name: expected letters, digits, _, - and . starting with a letter (at most 63 bytes)")
+        }
+        let connector = try connector()
+        let logger = Logger(label: "netvigil.fleet")
+        do {
+            let postgres = try await connector.connect(logger: logger)
+            defer { Task { try? await postgres.close() } }
+            let outcome = try await FleetAgentProvisioner.addAgent(name: name, passwordFile: passwordFile, group: group,
+                                                                   connection: postgres, logger: logger)
+            print("\(word) \(name): role \(outcome.rawValue); password written to \(passwordFile) (mode 0600)")
+        } catch {
+            throw Self.failure(FleetError.classify(error))
+        }
     }
 
     /// The exit a fleet error calls for: 64 for bad input, 74 for everything about the database.
