@@ -4,7 +4,8 @@ import NetVigilStore
 
 /// The verdicts only a fleet can give, decided from one ``FleetSnapshot`` (no I/O; docs/fleet.md).
 ///
-/// - An agent is **silent** when its heartbeat is older than `silent_after`; its results are left out of every
+/// - An agent is **silent** when its heartbeat is older than `silent_after` (by default 3 × its own heartbeat
+///   interval); its results are left out of every
 ///   verdict (a dead agent's last result says nothing about now). It is **behind** when its shipping lag is over
 ///   `behind_after`.
 /// - An endpoint (a URL without credentials, query or fragment: agents may name their targets differently) is
@@ -36,17 +37,21 @@ public struct FleetConsensus: Sendable {
 
     public func evaluate(_ snapshot: FleetSnapshot) -> Evaluation {
         let now = snapshot.time
-        let silentMilliseconds = Int64(settings.silentAfter.seconds * 1000)
         var conditions: [FleetCondition] = []
         var agentsByName: [String: FleetSnapshot.Agent] = [:]
         var states: [String: FleetStatusReport.AgentState] = [:]
         for agent in snapshot.agents {
             agentsByName[agent.agent] = agent
-            if now.milliseconds - agent.lastSeen.milliseconds > silentMilliseconds {
+            let limit = settings.silentAfter.limit(heartbeat: agent.heartbeat)
+            if now.milliseconds - agent.lastSeen.milliseconds > Int64(limit.seconds * 1000) {
                 states[agent.agent] = .silent
+                let rule = switch settings.silentAfter {
+                case .heartbeats: "\(settings.silentAfter) its heartbeat of \(ConfigDuration.format(agent.heartbeat ?? FleetConsensusSettings.SilentAfter.defaultHeartbeat))"
+                case .duration: ConfigDuration.format(limit)
+                }
                 conditions.append(FleetCondition(
                     kind: .agentSilent, subject: agent.agent,
-                    message: "agent \(agent.agent) (site \(agent.site)) sent no heartbeat since \(agent.lastSeen.rfc3339) (silent after \(ConfigDuration.format(settings.silentAfter)))",
+                    message: "agent \(agent.agent) (site \(agent.site)) sent no heartbeat since \(agent.lastSeen.rfc3339) (silent after \(rule))",
                     sites: [agent.site], agents: [agent.agent]))
             } else if agent.shippingLagSeconds > settings.behindAfter.seconds {
                 states[agent.agent] = .behind
@@ -181,7 +186,7 @@ public struct FleetConsensus: Sendable {
         summary.interceptions = endpoints.reduce(0) { $0 + $1.keys.count { $0.interception } }
         let report = FleetStatusReport(
             time: now,
-            consensus: .init(downWhen: settings.downWhen, silentAfterSeconds: settings.silentAfter.seconds,
+            consensus: .init(downWhen: settings.downWhen, silentAfter: settings.silentAfter.description,
                              behindAfterSeconds: settings.behindAfter.seconds),
             summary: summary, agents: agents, endpoints: endpoints)
         conditions.sort { $0.key < $1.key }

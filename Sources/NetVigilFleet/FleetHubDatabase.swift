@@ -19,13 +19,15 @@ public enum FleetHubDatabase {
         }
         var agents: [FleetSnapshot.Agent] = []
         let decoder = JSONDecoder()
-        for try await (agent, version, labels, lastSeen, lag) in try await connection.query("""
-            SELECT agent, version, labels::text, (extract(epoch FROM last_seen) * 1000)::bigint, shipping_lag_seconds
+        for try await (agent, version, labels, lastSeen, lag, heartbeat) in try await connection.query("""
+            SELECT agent, version, labels::text, (extract(epoch FROM last_seen) * 1000)::bigint, shipping_lag_seconds,
+                   heartbeat_seconds
             FROM agents
-            """, logger: logger).decode((String, String, String, Int64, Double).self) {
+            """, logger: logger).decode((String, String, String, Int64, Double, Double?).self) {
             let labels = (try? decoder.decode([String: String].self, from: Data(labels.utf8))) ?? [:]
-            agents.append(FleetSnapshot.Agent(agent: agent, version: version, labels: labels,
-                                              lastSeen: Timestamp(milliseconds: lastSeen), shippingLagSeconds: lag))
+            agents.append(FleetSnapshot.Agent(
+                agent: agent, version: version, labels: labels, lastSeen: Timestamp(milliseconds: lastSeen),
+                shippingLagSeconds: lag, heartbeat: heartbeat.flatMap { $0 > 0 ? .milliseconds(Int64($0 * 1000)) : nil }))
         }
         // Only what the verdicts read: at 50,000 rows, every column decoded is a share of the status route's time
         // (``latestResults(of:on:logger:)`` reads the rest for one endpoint).

@@ -184,13 +184,13 @@ public enum FleetSchema {
 
     /// Version 2, the fleet view (issue #54): what a result's served leaf is (its SPKI pin and issuer, so that the hub
     /// groups agents by the key they are served without parsing certificates), the URL of each latest result (agents
-    /// may name one endpoint differently), each agent's shipping lag as of its heartbeat, and the hub's own tables.
+    /// may name one endpoint differently), each agent's shipping lag and heartbeat interval as of its heartbeat, and the hub's own tables.
     /// The hub logs in as a member of `netvigil_hub`: it reads everything as `netvigil_reader` does and writes only
     /// its alert state and outbox.
     static let version2: [String] = [
         "ALTER TABLE probe_results ADD COLUMN served_spki text, ADD COLUMN served_issuer text",
         "ALTER TABLE latest_results ADD COLUMN url text, ADD COLUMN served_spki text, ADD COLUMN served_issuer text",
-        "ALTER TABLE agents ADD COLUMN shipping_lag_seconds double precision NOT NULL DEFAULT 0",
+        "ALTER TABLE agents ADD COLUMN shipping_lag_seconds double precision NOT NULL DEFAULT 0, ADD COLUMN heartbeat_seconds double precision",
         """
         DO $$ BEGIN
             CREATE ROLE netvigil_hub NOLOGIN;

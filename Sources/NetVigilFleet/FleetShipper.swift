@@ -177,15 +177,18 @@ public final class FleetShipper: Service, Sendable {
 
     private func heartbeatIfDue(session: inout Session) async throws {
         if let last = session.lastHeartbeat, .now - last < heartbeat { return }
+        // The interval goes with the heartbeat: the hub judges each agent's silence by its own (`silent_after: 3x`).
+        let heartbeatSeconds = Double(heartbeat.components.seconds) + Double(heartbeat.components.attoseconds) / 1e18
         let connection = try await connected(&session)
         do {
             try await connection.query("""
-                INSERT INTO agents (agent, version, labels, targets, config_digest, last_seen, shipping_lag_seconds)
+                INSERT INTO agents (agent, version, labels, targets, config_digest, last_seen, shipping_lag_seconds,
+                                    heartbeat_seconds)
                 VALUES (\(identity.agent), \(identity.version), \(identity.labelsJSON)::jsonb, \(identity.targetsJSON)::jsonb,
-                        \(identity.configDigest), now(), \(status.lagSeconds))
+                        \(identity.configDigest), now(), \(status.lagSeconds), \(heartbeatSeconds))
                 ON CONFLICT (agent) DO UPDATE SET version = EXCLUDED.version, labels = EXCLUDED.labels,
                     targets = EXCLUDED.targets, config_digest = EXCLUDED.config_digest, last_seen = EXCLUDED.last_seen,
-                    shipping_lag_seconds = EXCLUDED.shipping_lag_seconds
+                    shipping_lag_seconds = EXCLUDED.shipping_lag_seconds, heartbeat_seconds = EXCLUDED.heartbeat_seconds
                 """, logger: driverLogger)
         } catch {
             throw FleetError.classify(error)

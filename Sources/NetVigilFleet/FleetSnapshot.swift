@@ -11,14 +11,17 @@ public struct FleetSnapshot: Sendable, Equatable {
         public var labels: [String: String]
         public var lastSeen: Timestamp
         public var shippingLagSeconds: Double
+        /// The agent's heartbeat interval; nil for an agent that does not report it.
+        public var heartbeat: Duration?
 
         public init(agent: String, version: String, labels: [String: String] = [:], lastSeen: Timestamp,
-                    shippingLagSeconds: Double = 0) {
+                    shippingLagSeconds: Double = 0, heartbeat: Duration? = nil) {
             self.agent = agent
             self.version = version
             self.labels = labels
             self.lastSeen = lastSeen
             self.shippingLagSeconds = shippingLagSeconds
+            self.heartbeat = heartbeat
         }
 
         /// The agent's site: its `site` label, or the agent itself when it has none (then every agent is a site).

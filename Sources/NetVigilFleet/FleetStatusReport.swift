@@ -14,12 +14,13 @@ public struct FleetStatusReport: Sendable, Codable, Equatable {
 
     public struct Consensus: Sendable, Codable, Equatable {
         public var downWhen: String
-        public var silentAfterSeconds: Double
+        /// As configured: `3x` (of each agent's heartbeat) or a duration such as `90s`.
+        public var silentAfter: String
         public var behindAfterSeconds: Double
 
         enum CodingKeys: String, CodingKey {
             case downWhen = "down_when"
-            case silentAfterSeconds = "silent_after_seconds"
+            case silentAfter = "silent_after"
             case behindAfterSeconds = "behind_after_seconds"
         }
     }

@@ -78,6 +78,20 @@ final class FleetConsensusTests: XCTestCase {
         XCTAssertEqual(evaluation.report.agents.first?.state, .silent)
     }
 
+    func testEachAgentIsSilentAfterThreeOfItsOwnHeartbeats() {
+        var fast = agent("a1", site: "ams1", seen: 40)
+        fast.heartbeat = .seconds(10)
+        var slow = agent("b1", site: "fra1", seen: 40)
+        slow.heartbeat = .seconds(30)
+        let unknown = agent("c1", site: "nyc1", seen: 40)  // no heartbeat reported: 30 s assumed
+        let evaluation = evaluate([fast, slow, unknown], [])
+        XCTAssertEqual(evaluation.conditions.filter { $0.kind == .agentSilent }.map(\.subject), ["a1"])
+        XCTAssertTrue(evaluation.conditions.first?.message.contains("silent after 3x its heartbeat of 10s") ?? false,
+                      "\(evaluation.conditions)")
+        let fixed = evaluate([fast, slow], [], settings: FleetConsensusSettings(silentAfter: .duration(.seconds(35))))
+        XCTAssertEqual(fixed.conditions.filter { $0.kind == .agentSilent }.map(\.subject), ["a1", "b1"])
+    }
+
     func testAnAgentBehindInShippingIsReported() {
         let evaluation = evaluate([agent("a1", site: "ams1", lag: 900)], [result("a1", "ok")])
         XCTAssertEqual(evaluation.report.agents.first?.state, .behind)

@@ -11,7 +11,7 @@ import Foundation
 ///   evaluate_every: 10s
 ///   consensus:
 ///     down_when: 2 of 3        # or 50%
-///     silent_after: 90s        # 3 × the agents' heartbeat
+///     silent_after: 3x         # 3 × each agent's own heartbeat (default), or a duration: 90s
 ///     behind_after: 5m
 /// ```
 public struct FleetHubSection: Sendable, Equatable {
@@ -61,11 +61,11 @@ public struct FleetConsensusSettings: Sendable, Equatable {
     /// How it was written, for messages and the status document.
     public var downWhen: String
     /// An agent whose last heartbeat is older than this is silent, and its results are left out of every verdict.
-    public var silentAfter: Duration
+    public var silentAfter: SilentAfter
     /// An agent whose shipping lag is over this is behind.
     public var behindAfter: Duration
 
-    public init(downShare: Double = 0.5, downWhen: String = "50%", silentAfter: Duration = .seconds(90),
+    public init(downShare: Double = 0.5, downWhen: String = "50%", silentAfter: SilentAfter = .heartbeats(3),
                 behindAfter: Duration = .seconds(300)) {
         self.downShare = downShare
         self.downWhen = downWhen
@@ -83,7 +83,17 @@ public struct FleetConsensusSettings: Sendable, Equatable {
             downShare = share
             downWhen = text
         }
-        if let value = mapping["silent_after"] { silentAfter = try value.duration(minimum: .seconds(1)) }
+        if let value = mapping["silent_after"] {
+            let text = try value.nonEmptyString()
+            if text.hasSuffix("x") {
+                guard let count = Double(text.dropLast()), count >= 1, count <= 1000 else {
+                    throw value.error("expected a multiple of the agents' heartbeat from 1x to 1000x (e.g. 3x) or a duration (e.g. 90s)")
+                }
+                silentAfter = .heartbeats(count)
+            } else {
+                silentAfter = .duration(try value.duration(minimum: .seconds(1)))
+            }
+        }
         if let value = mapping["behind_after"] { behindAfter = try value.duration(minimum: .seconds(1)) }
     }
 
@@ -100,5 +110,35 @@ public struct FleetConsensusSettings: Sendable, Equatable {
             return nil
         }
         return Double(k) / Double(n)
+    }
+}
+
+extension FleetConsensusSettings {
+    /// When an agent counts as silent.
+    public enum SilentAfter: Sendable, Equatable, CustomStringConvertible {
+        /// This many of the agent's own heartbeat intervals (each agent reports its `fleet.heartbeat`; 30 s for an
+        /// agent that does not).
+        case heartbeats(Double)
+        /// A fixed time for every agent.
+        case duration(Duration)
+
+        /// The agent heartbeat assumed for agents that do not report theirs (the agent's default).
+        public static let defaultHeartbeat = Duration.seconds(30)
+
+        /// The silence after which an agent with heartbeat `heartbeat` (nil: not reported) is silent.
+        public func limit(heartbeat: Duration?) -> Duration {
+            switch self {
+            case .heartbeats(let count): (heartbeat ?? Self.defaultHeartbeat) * count
+            case .duration(let duration): duration
+            }
+        }
+
+        /// As configured: `3x` or `90s`.
+        public var description: String {
+            switch self {
+            case .heartbeats(let count): (count == count.rounded() ? String(Int(count)) : String(count)) + "x"
+            case .duration(let duration): ConfigDuration.format(duration)
+            }
+        }
     }
 }

@@ -24,7 +24,9 @@ final class HubConfigurationTests: XCTestCase {
         XCTAssertEqual(hub.fleet.evaluateEvery, .seconds(10))
         XCTAssertEqual(hub.fleet.consensus, FleetConsensusSettings())
         XCTAssertEqual(hub.fleet.consensus.downShare, 0.5)
-        XCTAssertEqual(hub.fleet.consensus.silentAfter, .seconds(90))
+        XCTAssertEqual(hub.fleet.consensus.silentAfter, .heartbeats(3), "3 × each agent's own heartbeat")
+        XCTAssertEqual(hub.fleet.consensus.silentAfter.limit(heartbeat: .seconds(10)), .seconds(30))
+        XCTAssertEqual(hub.fleet.consensus.silentAfter.limit(heartbeat: nil), .seconds(90), "30 s when an agent does not say")
         // Beside an agent on one host: its own port, loopback only.
         XCTAssertEqual(hub.feed.listen, ListenAddress(host: "127.0.0.1", port: 9338))
         XCTAssertTrue(hub.alerts.sinks.isEmpty)
@@ -46,12 +48,23 @@ final class HubConfigurationTests: XCTestCase {
         XCTAssertEqual(hub.fleet.evaluateEvery, .seconds(5))
         XCTAssertEqual(hub.fleet.consensus.downShare, 2.0 / 3.0, accuracy: 1e-12)
         XCTAssertEqual(hub.fleet.consensus.downWhen, "2 of 3")
-        XCTAssertEqual(hub.fleet.consensus.silentAfter, .seconds(45))
+        XCTAssertEqual(hub.fleet.consensus.silentAfter, .duration(.seconds(45)))
+        XCTAssertEqual(hub.fleet.consensus.silentAfter.limit(heartbeat: .seconds(1)), .seconds(45))
         XCTAssertEqual(hub.fleet.consensus.behindAfter, .seconds(120))
         XCTAssertEqual(hub.feed.listen.port, 9338, "feed: without listen keeps the hub's port")
         XCTAssertEqual(hub.feed.maxConnections, 600)
         XCTAssertEqual(hub.alerts.sinkNames, ["pager"])
         XCTAssertEqual(hub.log.level, .debug)
+    }
+
+    func testSilentAfterAsAMultipleOfTheHeartbeat() throws {
+        let hub = try HubConfiguration(yaml: "fleet: { postgres: \"postgres://h@127.0.0.1/f\", consensus: { silent_after: 2.5x } }",
+                                       file: "hub.yml")
+        XCTAssertEqual(hub.fleet.consensus.silentAfter, .heartbeats(2.5))
+        XCTAssertEqual(hub.fleet.consensus.silentAfter.description, "2.5x")
+        XCTAssertEqual(FleetConsensusSettings.SilentAfter.heartbeats(3).description, "3x")
+        XCTAssertTrue(message("fleet: { postgres: \"postgres://h@127.0.0.1/f\", consensus: { silent_after: 0.5x } }")
+            .contains("expected a multiple of the agents' heartbeat from 1x to 1000x"))
     }
 
     func testShares() {
