@@ -16,9 +16,9 @@
         el("td", {}, agent.agent),
         el("td", {}, agent.site),
         el("td", {}, badge(agent.state, stateTone[agent.state])),
-        el("td", {class: "num"}, ageNode("span", parseTime(agent.last_seen))),
+        el("td", {class: "num"}, ageNode("span", agent.last_seen)),
         el("td", {class: "num"}, duration(agent.shipping_lag_seconds)),
-        el("td", {class: "num"}, agent.down + " / " + agent.endpoints),
+        el("td", {class: "num wide"}, agent.down + " / " + agent.endpoints),
         el("td", {class: "wide"}, agent.version))));
     },
   };

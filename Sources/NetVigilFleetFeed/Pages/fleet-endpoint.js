@@ -6,7 +6,8 @@
       ? plural(group.agents.length, "agent") + " in " + plural(group.sites.length, "site")
       : plural(group.agents.length, "agent") + " in site" + (group.sites.length === 1 ? " " : "s ") + group.sites.join(", ");
     const issuer = group.issuers.length ? " issued by " + group.issuers.join("; ") : "";
-    return who + " see " + group.spki + issuer;
+    // Only the key may break anywhere: the words around it wrap between words.
+    return el("span", {}, who + " see ", el("span", {class: "spki"}, group.spki), issuer);
   }
   const page = {
     detail: null,
@@ -28,8 +29,12 @@
         el("li", {class: group.interception ? "bad" : ""},
           group.interception ? badge("interception", "bad") : null,
           group.pins !== "not_pinned" ? badge("pins " + group.pins.replace("_", " "), pinTone[group.pins] || "warn") : null,
-          el("span", {class: "spki"}, keySentence(group))))) : el("p", {class: "muted"}, "No served certificate (not TLS, or no handshake)."));
-      byId("uptime").tBodies[0].replaceChildren(...detail.uptime.map((site) => el("tr", {},
+          keySentence(group)))) : el("p", {class: "muted"}, "No served certificate (not TLS, or no handshake)."));
+      // Worst day first: a site that lost its path is on top, not in alphabetical order among 100 % rows.
+      const ratio = (share) => typeof share === "number" ? share : 2;
+      const sites = detail.uptime.slice().sort((a, b) => ratio(a.day.ratio) - ratio(b.day.ratio)
+        || ratio(a.week.ratio) - ratio(b.week.ratio) || a.site.localeCompare(b.site));
+      byId("uptime").tBodies[0].replaceChildren(...sites.map((site) => el("tr", {},
         el("td", {}, site.site),
         el("td", {class: "num"}, site.agents.length),
         el("td", {class: "num", title: site.day.ok + " of " + site.day.total}, percent(site.day.ratio)),
@@ -41,7 +46,7 @@
           el("td", {}, result.site),
           el("td", {}, badge(state, {up: "ok", down: "bad", skipped: "warn", silent: ""}[state]),
             result.error_kind ? " " + (kindWords[result.error_kind] || result.error_kind) : ""),
-          el("td", {class: "num"}, ageNode("span", parseTime(result.time))),
+          el("td", {class: "num"}, ageNode("span", result.time)),
           el("td", {class: "num wide"}, milliseconds(result.total_ms)),
           el("td", {class: "wide"}, result.pin_verdict ? badge(result.pin_verdict.replace("_", " "), pinTone[result.pin_verdict]) : dash),
           el("td", {class: "wide spki"}, result.served_spki || dash));

@@ -1,6 +1,10 @@
   // The fleet overview: every endpoint's consensus, its key groups, and a grid of endpoints × sites.
   const verdictTone = {up: "ok", partial: "warn", down: "bad", unknown: ""};
-  const endpointLink = (endpoint) => el("a", {href: "/endpoint?e=" + encodeURIComponent(endpoint)}, endpoint);
+  // A URL may break after "/" and "." (not inside a host name's label), so long ones wrap where they read well.
+  const endpointLink = (endpoint) => el("a", {class: "endpoint-link", href: "/endpoint?e=" + encodeURIComponent(endpoint)},
+    ...endpoint.split(/(?<=[\/.?])/).flatMap((part) => [part, el("wbr", {})]));
+  // The overview shows a key's first characters (the endpoint's page has it whole): rows stay a line or two.
+  const shortKey = (spki) => spki.length > 22 ? spki.slice(0, 20) + "\u2026" : spki;
 
   // "48 agents see sha256/A…; 2 in site fra1 see sha256/B… issued by CN=mitmproxy (interception)".
   function keySentence(group) {
@@ -8,7 +12,8 @@
       ? plural(group.agents.length, "agent") + " in " + plural(group.sites.length, "site")
       : plural(group.agents.length, "agent") + " in site" + (group.sites.length === 1 ? " " : "s ") + group.sites.join(", ");
     const issuer = group.issuers.length ? " issued by " + group.issuers.join("; ") : "";
-    return who + " see " + group.spki + issuer;
+    // Only the key may break anywhere: the words around it wrap between words.
+    return el("span", {}, who + " see ", el("span", {class: "spki", title: group.spki}, shortKey(group.spki)), issuer);
   }
   function keyList(groups) {
     if (!groups.length) return el("span", {class: "muted"}, dash);
@@ -18,7 +23,7 @@
       list.append(el("li", {class: tone},
         group.interception ? badge("interception", "bad") : null,
         group.pins !== "not_pinned" ? badge("pins " + group.pins.replace("_", " "), pinTone[group.pins] || "warn") : null,
-        el("span", {class: "spki"}, keySentence(group))));
+        keySentence(group)));
     }
     return list;
   }
@@ -47,10 +52,10 @@
       body.replaceChildren(...status.endpoints.map((endpoint) => el("tr", {},
         el("td", {}, endpointLink(endpoint.endpoint)),
         el("td", {}, badge(endpoint.verdict, verdictTone[endpoint.verdict])),
-        el("td", {class: "num"}, endpoint.up.length),
-        el("td", {class: "num"}, endpoint.down.length),
+        el("td", {class: "num", "data-label": "up"}, endpoint.up.length),
+        el("td", {class: "num", "data-label": "down"}, endpoint.down.length),
         el("td", {class: "wide"}, endpoint.down_sites.join(", ") || dash),
-        el("td", {}, keyList(endpoint.keys)))));
+        el("td", {class: "key-groups"}, keyList(endpoint.keys)))));
       if (!status.endpoints.length) {
         body.append(el("tr", {}, el("td", {colspan: 6, class: "muted"},
           "No agent has shipped a result yet: give agents a fleet: section (docs/fleet.md).")));
@@ -75,8 +80,9 @@
           return {site, state, rank, c};
         }).sort((a, b) => a.rank - b.rank || a.site.localeCompare(b.site));
         return el("div", {class: "grid-line"},
-          el("div", {class: "grid-endpoint"}, endpointLink(endpoint.endpoint), " ",
-            badge(endpoint.verdict, verdictTone[endpoint.verdict])),
+          el("div", {class: "grid-endpoint", title: endpoint.endpoint},
+            badge(endpoint.verdict, verdictTone[endpoint.verdict]), " ",
+            el("a", {href: "/endpoint?e=" + encodeURIComponent(endpoint.endpoint)}, endpoint.endpoint)),
           el("div", {class: "grid-row"}, ...cells.map(({site, state, c}) => el("span", {
             class: "cell " + state, role: "img",
             title: site + ": " + c.up + " up, " + c.down + " down, " + c.skipped + " skipped, " + c.silent + " silent",
