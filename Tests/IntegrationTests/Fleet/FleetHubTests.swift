@@ -203,6 +203,11 @@ final class FleetHubTests: XCTestCase {
             XCTAssertEqual(code, 200)
             XCTAssertTrue(metrics.contains("netvigil_fleet_agents{state=\"silent\"} 1"), metrics)
         }
+        // SIGTERM stops a hub cleanly and at once.
+        let stopping = Date()
+        hubs[1].stop()
+        XCTAssertEqual(hubs[1].process?.terminationStatus, 0, hubs[1].log.suffix(1_000).description)
+        XCTAssertLessThan(Date().timeIntervalSince(stopping), 5)
         let amAlerts = try alertmanager.alerts().compactMap { $0["labels"] as? [String: String] }
         XCTAssertTrue(amAlerts.contains { $0["alertname"] == "NetvigilFleetEndpointDown" && $0["endpoint"] == endpoint }, "\(amAlerts)")
         XCTAssertTrue(amAlerts.contains { $0["alertname"] == "NetvigilFleetAgentSilent" && $0["agent"] == "bravo" }, "\(amAlerts)")
