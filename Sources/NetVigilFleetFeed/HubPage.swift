@@ -8,7 +8,9 @@ enum HubPage {
     static let agents = page(PageAssets.fleetAgentsHTML, PageAssets.fleetAgentsScript, title: "agents · netvigil fleet")
 
     private static func page(_ markup: String, _ script: String, title: String) -> FeedPage {
-        FeedPage(markup: markup.replacingOccurrences(of: "{{fleet-style}}", with: PageAssets.fleetStyleCSS),
+        // The shared header first: it brings the `{{fleet-style}}` placeholder with it.
+        FeedPage(markup: markup.replacingOccurrences(of: "{{fleet-header}}", with: PageAssets.fleetHeaderHTML)
+                    .replacingOccurrences(of: "{{fleet-style}}", with: PageAssets.fleetStyleCSS),
                  script: script, title: title)
     }
 }

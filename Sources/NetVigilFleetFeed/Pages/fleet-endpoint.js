@@ -20,6 +20,7 @@
     render() {
       const detail = this.detail, status = detail.status;
       document.title = status.endpoint + " · netvigil fleet";
+      byId("summary").textContent = plural(detail.results.length, "agent") + " watch it";
       byId("endpoint").textContent = status.endpoint;
       byId("verdict").replaceChildren(badge(status.verdict, verdictTone[status.verdict]), " ",
         status.up.length + " up, " + status.down.length + " down, " + status.skipped.length + " skipped"
