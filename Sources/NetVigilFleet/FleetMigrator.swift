@@ -95,6 +95,16 @@ public enum FleetMigrator {
             try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE \(quoteIdentifier(name))"), logger: logger)
         }
         summary.droppedPartitions = expired
+        // The hub's delivered notices and long-resolved alerts go with the same retention (they are small and not
+        // partitioned: deleted by row). Pending notices and firing alerts always stay.
+        try await connection.query("""
+            DELETE FROM fleet_alert_outbox
+            WHERE state = 'delivered' AND delivered < now() - make_interval(days => \(retention)::integer)
+            """, logger: logger)
+        try await connection.query("""
+            DELETE FROM fleet_alerts
+            WHERE state = 'resolved' AND updated < now() - make_interval(days => \(retention)::integer)
+            """, logger: logger)
         return summary
     }
 

@@ -100,6 +100,22 @@ final class FleetMigrationTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("3 dropped"), result.stdout)
         XCTAssertEqual(try bed.postgres.rows("SELECT to_regclass('probe_results_20200101') IS NULL").first?.first, "t")
+
+        // The hub's tables: delivered notices and resolved alerts past the retention go; pending and firing stay.
+        let seeded = try bed.postgres.psql("""
+            INSERT INTO fleet_alert_outbox (alert_key, kind, sink, payload, idempotency_key, state, delivered) VALUES
+                ('a', 'agent_silent', 'hook', '{}', 'old-delivered', 'delivered', now() - interval '40 days'),
+                ('a', 'agent_silent', 'hook', '{}', 'new-delivered', 'delivered', now() - interval '1 day'),
+                ('a', 'agent_silent', 'hook', '{}', 'old-pending', 'pending', NULL);
+            INSERT INTO fleet_alerts (alert_key, kind, subject, state, since, updated, payload) VALUES
+                ('old-resolved', 'agent_silent', 'a', 'resolved', now() - interval '50 days', now() - interval '40 days', '{}'),
+                ('old-firing', 'agent_silent', 'b', 'firing', now() - interval '50 days', now() - interval '40 days', '{}')
+            """)
+        XCTAssertEqual(seeded.status, 0, seeded.stderr)
+        XCTAssertEqual(try bed.fleet(["migrate"]).status, 0)
+        XCTAssertEqual(try bed.postgres.rows("SELECT idempotency_key FROM fleet_alert_outbox ORDER BY 1").map { $0[0] },
+                       ["new-delivered", "old-pending"])
+        XCTAssertEqual(try bed.postgres.rows("SELECT alert_key FROM fleet_alerts").map { $0[0] }, ["old-firing"])
     }
 
     func testAddAgentWritesItsPasswordOnlyToAPrivateFileAndLogsIn() throws {
