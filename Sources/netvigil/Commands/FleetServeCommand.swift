@@ -25,14 +25,7 @@ struct FleetServeCommand: AsyncParsableCommand {
             // As `netvigil run`: SIGTERM and SIGINT end the hub within the deadline whatever it is doing (a stop during
             // a status read whose client left could wait for the database pool without end).
             let deadline = ShutdownDeadline(deadline: RunCommand.shutdownDeadline, logger: Logger(label: "netvigil.hub"))
-            let configuration: HubConfiguration
-            do {
-                configuration = try HubConfiguration.load(path: config)
-            } catch let error as ConfigError {
-                var more = error.others.map(\.oneLine)
-                if error.omitted > 0 { more.append("(\(error.omitted) more configuration errors not shown)") }
-                throw CLIFailure(.config, error.oneLine, more: more)
-            }
+            let configuration = try reportingConfigErrors { try HubConfiguration.load(path: config) }
             LogBootstrap.level = configuration.log.level
             let hub: FleetHub
             do {
