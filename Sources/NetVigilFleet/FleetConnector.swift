@@ -29,18 +29,25 @@ public struct FleetConnector: Sendable {
         self.init(url: section.url, password: section.password, tlsMode: section.tlsMode, caFile: section.caFile)
     }
 
-    /// The TLS part of the connection's configuration.
-    func tls() throws(FleetError) -> PostgresConnection.Configuration.TLS {
+    /// What `tlsMode` and `caFile` ask of TLS; nil for `disable`. The one place the modes are read, for the
+    /// agent's connection and the hub's pool alike.
+    func tlsConfiguration() -> TLSConfiguration? {
         var configuration = TLSConfiguration.makeClientConfiguration()
         switch tlsMode {
         case .disable:
-            return .disable
+            return nil
         case .require:
             configuration.certificateVerification = .none
         case .verifyFull:
             configuration.certificateVerification = .fullVerification
             if let caFile { configuration.trustRoots = .file(caFile) }
         }
+        return configuration
+    }
+
+    /// The TLS part of the connection's configuration.
+    func tls() throws(FleetError) -> PostgresConnection.Configuration.TLS {
+        guard let configuration = tlsConfiguration() else { return .disable }
         do {
             return .require(try NIOSSLContext(configuration: configuration))
         } catch {
@@ -56,19 +63,7 @@ public struct FleetConnector: Sendable {
     /// A pool's configuration (the hub's ``PostgresClient``), with the same TLS rules as ``connect(logger:)``.
     public func clientConfiguration(maximumConnections: Int) throws(FleetError) -> PostgresClient.Configuration {
         guard let user = url.user else { throw FleetError(.usage, "the PostgreSQL URL names no user (postgres://USER@HOST/DATABASE)") }
-        var tls = TLSConfiguration.makeClientConfiguration()
-        let mode: PostgresClient.Configuration.TLS
-        switch tlsMode {
-        case .disable:
-            mode = .disable
-        case .require:
-            tls.certificateVerification = .none
-            mode = .require(tls)
-        case .verifyFull:
-            tls.certificateVerification = .fullVerification
-            if let caFile { tls.trustRoots = .file(caFile) }
-            mode = .require(tls)
-        }
+        let mode: PostgresClient.Configuration.TLS = tlsConfiguration().map { .require($0) } ?? .disable
         var configuration = PostgresClient.Configuration(host: url.host, port: url.port, username: user,
                                                          password: password?.value, database: url.database, tls: mode)
         configuration.options.connectTimeout = connectTimeout
