@@ -25,11 +25,11 @@ public enum ShippedStream: String, Sendable, CaseIterable, Hashable {
                 'served_chain', (SELECT c.fingerprint FROM certificate_chains c WHERE c.id = p.served_chain_id),
                 'validated_chain', (SELECT c.fingerprint FROM certificate_chains c WHERE c.id = p.validated_chain_id),
                 'findings', json(p.findings), 'details', p.details,
-                'served_spki', (SELECT c.spki_pin FROM chain_certificates cc JOIN certificates c ON c.id = cc.certificate_id
-                                WHERE cc.chain_id = p.served_chain_id AND cc.position = 0),
-                'served_issuer', (SELECT c.issuer FROM chain_certificates cc JOIN certificates c ON c.id = cc.certificate_id
-                                  WHERE cc.chain_id = p.served_chain_id AND cc.position = 0))
-            FROM probe_results p WHERE p.id > ? ORDER BY p.id LIMIT ?
+                'served_spki', leaf.spki_pin, 'served_issuer', leaf.issuer)
+            FROM probe_results p
+            LEFT JOIN chain_certificates cc ON cc.chain_id = p.served_chain_id AND cc.position = 0
+            LEFT JOIN certificates leaf ON leaf.id = cc.certificate_id
+            WHERE p.id > ? ORDER BY p.id LIMIT ?
             """
         case .reachabilityEvents:
             """
