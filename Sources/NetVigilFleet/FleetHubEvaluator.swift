@@ -65,7 +65,7 @@ public final class FleetHubEvaluator: Service, Sendable {
         let consensus = state.consensus
         let hub = self.hub
         let driver = FleetConnector.driverLogger(logger)
-        let (evaluation, plan) = try await client.withTransaction(logger: driver) { connection in
+        let (snapshot, evaluation, plan) = try await client.withTransaction(logger: driver) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(FleetHubDatabase.evaluationLock))", logger: driver)
             let snapshot = try await FleetHubDatabase.snapshot(on: connection, logger: driver)
             let evaluation = consensus.evaluate(snapshot)
@@ -73,10 +73,10 @@ public final class FleetHubEvaluator: Service, Sendable {
             let plan = FleetAlertPlan(stored: stored, conditions: evaluation.conditions, now: snapshot.time,
                                       sinks: sinkNames, resendSinks: resend, hub: hub)
             try await FleetHubDatabase.apply(plan, agreedKeys: evaluation.newAgreedKeys, on: connection, logger: driver)
-            return (evaluation, plan)
+            return (snapshot, evaluation, plan)
         }
         let elapsed = ContinuousClock.now - started
-        state.publish(evaluation, took: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        state.publish(evaluation, of: snapshot, took: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         for alert in plan.fire {
             logger.warning("fleet alert firing: \(alert.payload.message)", metadata: ["kind": "\(alert.kind.rawValue)", "subject": "\(alert.subject)"])
         }

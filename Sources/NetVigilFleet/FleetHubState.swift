@@ -22,21 +22,21 @@ public final class FleetHubState: Sendable {
         public var firing: [String: Int] = [:]
     }
 
+    /// The newest snapshot, read by the evaluator or a route, and its report.
     private struct Cache {
-        var report: FleetStatusReport?
-        /// What the report was made from (nil when it came from the evaluator).
-        var snapshot: FleetSnapshot?
-        var readAt: ContinuousClock.Instant?
+        var snapshot: FleetSnapshot
+        var report: FleetStatusReport
+        var readAt: ContinuousClock.Instant
     }
 
     public let consensus: FleetConsensus
     public let evaluateEvery: Duration
     private let client: PostgresClient?
     private let logger: Logger
-    private let cache = Mutex(Cache())
+    private let cache = Mutex<Cache?>(nil)
     private let counters = Mutex(Counters())
 
-    /// - Parameter client: the pool the status is read through; nil serves only what ``publish(_:)`` gave (tests).
+    /// - Parameter client: the pool the status is read through; nil serves only what ``publish(_:of:took:)`` gave (tests).
     public init(consensus: FleetConsensus, evaluateEvery: Duration, client: PostgresClient?, logger: Logger) {
         self.consensus = consensus
         self.evaluateEvery = evaluateEvery
@@ -46,28 +46,23 @@ public final class FleetHubState: Sendable {
 
     /// The fleet's status: the last one read if it is under a second old, else read now from `latest_results`.
     public func report() async throws -> FleetStatusReport {
-        if let fresh = freshReport() { return fresh }
         guard let client else {
-            guard let report = cache.withLock({ $0.report }) else { throw FleetError(.server, "no fleet status evaluated yet") }
+            guard let report = lastReport else { throw FleetError(.server, "no fleet status evaluated yet") }
             return report
         }
         return try await read(client).report
     }
 
-    /// A snapshot read now and its report, cached for the next second (the status and endpoint routes share it).
+    /// The newest snapshot and its report if under a second old (the evaluator's or a route's), else read now and
+    /// kept for the next second: the status, endpoint and export routes share it.
     private func read(_ client: PostgresClient) async throws -> (snapshot: FleetSnapshot, report: FleetStatusReport) {
-        let cached = cache.withLock { cache -> (FleetSnapshot, FleetStatusReport)? in
-            guard let snapshot = cache.snapshot, let report = cache.report, let readAt = cache.readAt,
-                  .now - readAt < .seconds(1) else { return nil }
-            return (snapshot, report)
-        }
-        if let cached { return cached }
+        if let cached = cache.withLock({ $0 }), .now - cached.readAt < .seconds(1) { return (cached.snapshot, cached.report) }
         let logger = FleetConnector.driverLogger(self.logger)
         let snapshot = try await client.withConnection { connection in
             try await FleetHubDatabase.snapshot(on: connection, logger: logger)
         }
         let report = consensus.evaluate(snapshot).report
-        cache.withLock { $0 = Cache(report: report, snapshot: snapshot, readAt: .now) }
+        cache.withLock { $0 = Cache(snapshot: snapshot, report: report, readAt: .now) }
         return (snapshot, report)
     }
 
@@ -117,7 +112,7 @@ public final class FleetHubState: Sendable {
         let logger = FleetConnector.driverLogger(self.logger)
         var pairs: [(agent: String, target: String)]?
         if let endpoint = query.endpoint {
-            let snapshot = try await client.withConnection { try await FleetHubDatabase.snapshot(on: $0, logger: logger) }
+            let snapshot = try await read(client).snapshot
             pairs = zip(snapshot.results, snapshot.resultEndpoints()).filter { $0.1 == endpoint }.map { ($0.0.agent, $0.0.target) }
         }
         let header = query.headerFields(version: version, exportedAt: .now())
@@ -143,16 +138,10 @@ public final class FleetHubState: Sendable {
         if format == .json { try await write("]}\n") }
     }
 
-    private func freshReport() -> FleetStatusReport? {
-        cache.withLock { cache in
-            guard let report = cache.report, let readAt = cache.readAt, .now - readAt < .seconds(1) else { return nil }
-            return report
-        }
-    }
-
-    /// The evaluator's result: becomes the cached report, and its conditions the `firing` counts.
-    public func publish(_ evaluation: FleetConsensus.Evaluation, took seconds: Double) {
-        cache.withLock { $0 = Cache(report: evaluation.report, snapshot: nil, readAt: .now) }
+    /// The evaluator's result and the snapshot it came from: cached for the routes, its conditions the `firing`
+    /// counts.
+    public func publish(_ evaluation: FleetConsensus.Evaluation, of snapshot: FleetSnapshot, took seconds: Double) {
+        cache.withLock { $0 = Cache(snapshot: snapshot, report: evaluation.report, readAt: .now) }
         counters.withLock {
             $0.evaluations += 1
             $0.lastEvaluationSeconds = seconds
@@ -184,7 +173,7 @@ public final class FleetHubState: Sendable {
     public var snapshotOfCounters: Counters { counters.withLock { $0 } }
 
     /// The last report, however old (for `/metrics`: no database round trip per scrape).
-    public var lastReport: FleetStatusReport? { cache.withLock { $0.report } }
+    public var lastReport: FleetStatusReport? { cache.withLock { $0?.report } }
 
     /// Why the hub is unhealthy, or nil: no successful evaluation within three intervals (30 s at least).
     public func healthProblem(now: ContinuousClock.Instant = .now) -> String? {

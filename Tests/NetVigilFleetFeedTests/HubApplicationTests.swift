@@ -27,7 +27,7 @@ final class HubApplicationTests: XCTestCase {
                                            outcome: "failed", errorKind: "trust", pinVerdict: "mismatch",
                                            servedSPKI: "sha256/B", servedIssuer: "CN=mitmproxy")],
             time: now)
-        state.publish(consensus.evaluate(snapshot), took: 0.01)
+        state.publish(consensus.evaluate(snapshot), of: snapshot, took: 0.01)
         return state
     }
 
