@@ -52,6 +52,10 @@ public struct FleetError: Error, Sendable, Equatable, CustomStringConvertible {
             // take rows right now, as when it cannot be reached.
             case let state where state.hasPrefix("57P") || state.hasPrefix("08") || state == "53300":
                 return FleetError(.connect, "\(message) (SQLSTATE \(state))")
+            // An undefined column or table: the schema is older than this netvigil (agents and hubs upgraded first).
+            case "42703", "42P01":
+                return FleetError(.server, "\(message) (SQLSTATE \(state)): the database's schema is older than this netvigil's "
+                                  + "(version \(FleetSchema.currentVersion)); run `netvigil fleet migrate`")
             default: return FleetError(.server, "\(message) (SQLSTATE \(state))")
             }
         }

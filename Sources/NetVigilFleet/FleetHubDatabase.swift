@@ -10,12 +10,21 @@ public enum FleetHubDatabase {
     /// rows the previous one committed, so that no notice is written twice.
     public static let evaluationLock: Int64 = 0x6E76_5F68_7562_6576 // "nv_hubev"
 
-    /// Every agent, latest result and agreed key, with the database's clock.
-    public static func snapshot(on connection: PostgresConnection, logger: Logger) async throws -> FleetSnapshot {
+    /// Every agent and agreed key, with the database's clock, and the latest results: all of them, or with
+    /// `changedSince` only those written by a transaction from that one on.
+    ///
+    /// `horizon` is the oldest transaction still running before the results were read (`pg_snapshot_xmin`, taken in
+    /// an earlier statement, so no later than the read's own): everything older was committed and read, so the next
+    /// read asks for `changedSince: horizon` and misses nothing a transaction running now commits later.
+    public static func snapshot(changedSince: UInt64? = nil, on connection: PostgresConnection,
+                                logger: Logger) async throws -> (snapshot: FleetSnapshot, horizon: UInt64) {
         var time = Timestamp.now()
-        for try await milliseconds in try await connection.query(
-            "SELECT (extract(epoch FROM now()) * 1000)::bigint", logger: logger).decode(Int64.self) {
+        var horizon: UInt64 = 0
+        for try await (milliseconds, xmin) in try await connection.query(
+            "SELECT (extract(epoch FROM now()) * 1000)::bigint, pg_snapshot_xmin(pg_current_snapshot())::text",
+            logger: logger).decode((Int64, String).self) {
             time = Timestamp(milliseconds: milliseconds)
+            horizon = UInt64(xmin) ?? 0
         }
         var agents: [FleetSnapshot.Agent] = []
         let decoder = JSONDecoder()
@@ -29,14 +38,20 @@ public enum FleetHubDatabase {
                 agent: agent, version: version, labels: labels, lastSeen: Timestamp(milliseconds: lastSeen),
                 shippingLagSeconds: lag, heartbeat: heartbeat.flatMap { $0 > 0 ? .milliseconds(Int64($0 * 1000)) : nil }))
         }
-        // Only what the verdicts read: at 50,000 rows, every column decoded is a share of the status route's time
-        // (``latestResults(of:on:logger:)`` reads the rest for one endpoint).
+        // Only what the verdicts read (``latestResults(of:on:logger:)`` reads the rest for one endpoint).
         var results: [FleetSnapshot.Result] = []
-        for try await (agent, target, url, time, outcome, pin, spki, issuer) in try await connection.query("""
+        let columns = """
             SELECT agent, target, url, (extract(epoch FROM time) * 1000)::bigint, outcome, pin_verdict, served_spki,
                    served_issuer
             FROM latest_results
-            """, logger: logger).decode((String, String, String?, Int64, String, String?, String?, String?).self) {
+            """
+        let query: PostgresQuery = if let changedSince {
+            "\(unescaped: columns) WHERE written >= \(String(changedSince))::xid8"
+        } else {
+            "\(unescaped: columns)"
+        }
+        for try await (agent, target, url, time, outcome, pin, spki, issuer) in try await connection.query(query, logger: logger)
+            .decode((String, String, String?, Int64, String, String?, String?, String?).self) {
             results.append(FleetSnapshot.Result(
                 agent: agent, target: target, url: url, time: Timestamp(milliseconds: time), outcome: outcome,
                 pinVerdict: pin, servedSPKI: spki, servedIssuer: issuer))
@@ -47,7 +62,7 @@ public enum FleetHubDatabase {
             """, logger: logger).decode((String, String, String?, Int64).self) {
             agreed[endpoint] = FleetSnapshot.AgreedKey(spki: spki, issuer: issuer, since: Timestamp(milliseconds: since))
         }
-        return FleetSnapshot(agents: agents, results: results, agreedKeys: agreed, time: time)
+        return (FleetSnapshot(agents: agents, results: results, agreedKeys: agreed, time: time), horizon)
     }
 
     /// The whole latest result of each (agent, target) pair given (one endpoint's page).

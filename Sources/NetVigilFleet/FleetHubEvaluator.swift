@@ -63,11 +63,12 @@ public final class FleetHubEvaluator: Service, Sendable {
         let sinkNames = configuration.sinks.map(\.name)
         let resend = configuration.sinks.compactMap { sink in sink.alertmanagerResendInterval.map { (name: sink.name, interval: $0) } }
         let consensus = state.consensus
+        let state = self.state
         let hub = self.hub
         let driver = FleetConnector.driverLogger(logger)
         let (snapshot, evaluation, plan) = try await client.withTransaction(logger: driver) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(FleetHubDatabase.evaluationLock))", logger: driver)
-            let snapshot = try await FleetHubDatabase.snapshot(on: connection, logger: driver)
+            let snapshot = try await state.mirror.refresh(on: connection, allowFullRead: true, logger: driver)
             let evaluation = consensus.evaluate(snapshot)
             let stored = try await FleetHubDatabase.storedAlerts(on: connection, logger: driver)
             let plan = FleetAlertPlan(stored: stored, conditions: evaluation.conditions, now: snapshot.time,

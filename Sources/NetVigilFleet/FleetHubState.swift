@@ -4,7 +4,7 @@ import NetVigilStore
 import PostgresNIO
 import Synchronization
 
-/// What a hub knows between evaluations, for its feed: the status report (read afresh at most once a second), the
+/// What a hub knows between evaluations, for its feed: the status report (brought up to date at most once a second), the
 /// last evaluation's outcome, and the counters of `/metrics`.
 public final class FleetHubState: Sendable {
     public struct Counters: Sendable, Equatable {
@@ -31,6 +31,8 @@ public final class FleetHubState: Sendable {
 
     public let consensus: FleetConsensus
     public let evaluateEvery: Duration
+    /// The fleet's latest results, read incrementally by the routes and the evaluator alike.
+    public let mirror = FleetSnapshotMirror()
     private let client: PostgresClient?
     private let logger: Logger
     private let cache = Mutex<Cache?>(nil)
@@ -44,7 +46,8 @@ public final class FleetHubState: Sendable {
         self.logger = logger
     }
 
-    /// The fleet's status: the last one read if it is under a second old, else read now from `latest_results`.
+    /// The fleet's status: the last one read if it is under a second old, else brought up to date now from
+    /// `latest_results` (the rows written since the last read).
     public func report() async throws -> FleetStatusReport {
         guard let client else {
             guard let report = lastReport else { throw FleetError(.server, "no fleet status evaluated yet") }
@@ -59,7 +62,7 @@ public final class FleetHubState: Sendable {
         if let cached = cache.withLock({ $0 }), .now - cached.readAt < .seconds(1) { return (cached.snapshot, cached.report) }
         let logger = FleetConnector.driverLogger(self.logger)
         let snapshot = try await client.withConnection { connection in
-            try await FleetHubDatabase.snapshot(on: connection, logger: logger)
+            try await mirror.refresh(on: connection, allowFullRead: false, logger: logger)
         }
         let report = consensus.evaluate(snapshot).report
         cache.withLock { $0 = Cache(snapshot: snapshot, report: report, readAt: .now) }

@@ -12,7 +12,7 @@ public enum FleetSchema {
     public static let partitionedTables = ["probe_results", "reachability_events", "alert_events"]
 
     /// Migrations by version, ascending.
-    public static let migrations: [(version: Int, statements: [String])] = [(1, version1), (2, version2)]
+    public static let migrations: [(version: Int, statements: [String])] = [(1, version1), (2, version2), (3, version3)]
 
     /// The newest version this netvigil knows.
     public static var currentVersion: Int { migrations.last?.version ?? 0 }
@@ -255,6 +255,25 @@ public enum FleetSchema {
         """,
         "REVOKE ALL ON FUNCTION netvigil_json_or_null(text) FROM PUBLIC",
         "GRANT EXECUTE ON FUNCTION netvigil_json_or_null(text) TO netvigil_reader",
+    ]
+
+    /// Version 3: which transaction last wrote each latest result (`written`, set by a trigger whatever the writing
+    /// agent's version), so that a hub reads only the rows written since its previous read (``FleetSnapshotMirror``)
+    /// instead of every agent's every endpoint on each request. Rows from before version 3 keep NULL: a full read has them.
+    static let version3: [String] = [
+        "ALTER TABLE latest_results ADD COLUMN written xid8",
+        """
+        CREATE FUNCTION netvigil_mark_written() RETURNS trigger
+        LANGUAGE plpgsql SET search_path = pg_catalog AS $$
+        BEGIN
+            NEW.written := pg_current_xact_id();
+            RETURN NEW;
+        END $$
+        """,
+        """
+        CREATE TRIGGER latest_results_written BEFORE INSERT OR UPDATE ON latest_results
+            FOR EACH ROW EXECUTE FUNCTION netvigil_mark_written()
+        """,
     ]
 
     /// Row-level security: an agent sees and writes only rows whose `agent` is its login role; a reader sees all.

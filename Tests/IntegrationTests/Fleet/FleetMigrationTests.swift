@@ -17,7 +17,7 @@ final class FleetMigrationTests: XCTestCase {
         bed = try FleetTestBed()
         let first = try bed.fleet(["migrate", "--retention", "400d"])
         XCTAssertEqual(first.status, 0, first.stderr)
-        XCTAssertTrue(first.stdout.contains("applied versions 1, 2"), first.stdout)
+        XCTAssertTrue(first.stdout.contains("applied versions 1, 2, 3"), first.stdout)
         let tables = try bed.postgres.rows("""
             SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND c.relname !~ '_[0-9]{8}$' ORDER BY 1
@@ -41,7 +41,7 @@ final class FleetMigrationTests: XCTestCase {
 
         let again = try bed.fleet(["migrate"])
         XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertTrue(again.stdout.contains("schema current (version 2)"), again.stdout)
+        XCTAssertTrue(again.stdout.contains("schema current (version 3)"), again.stdout)
         XCTAssertTrue(again.stdout.contains("0 partitions created"), again.stdout)
         XCTAssertTrue(again.stdout.contains("retention 400d"), again.stdout)
 
@@ -65,14 +65,14 @@ final class FleetMigrationTests: XCTestCase {
             process.waitUntilExit()
             XCTAssertEqual(process.terminationStatus, 0, outputs.last ?? "")
         }
-        XCTAssertEqual(outputs.filter { $0.contains("applied versions 1, 2") }.count, 1, "\(outputs)")
+        XCTAssertEqual(outputs.filter { $0.contains("applied versions 1, 2, 3") }.count, 1, "\(outputs)")
         XCTAssertEqual(outputs.filter { $0.contains("schema current") }.count, 1, "\(outputs)")
         let versions = try bed.postgres.psql("SELECT count(*) FROM netvigil_schema_migrations", database: "fleet2")
-        XCTAssertEqual(versions.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "2", versions.stderr)
+        XCTAssertEqual(versions.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "\(FleetSchema.currentVersion)", versions.stderr)
     }
 
-    /// A database at version 1 with history in it (as the first fleet release left it) takes version 2 in place:
-    /// the rows stay, the new columns are empty until agents ship again.
+    /// A database at version 1 with history in it (as the first fleet release left it) takes versions 2 and 3
+    /// in place: the rows stay, the new columns are empty until agents ship again.
     func testVersionOneWithDataUpgradesInPlace() throws {
         bed = try FleetTestBed()
         let version1 = (["CREATE TABLE netvigil_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"]
@@ -84,10 +84,14 @@ final class FleetMigrationTests: XCTestCase {
         XCTAssertEqual(setUp.status, 0, setUp.stderr)
         let upgrade = try bed.fleet(["migrate"])
         XCTAssertEqual(upgrade.status, 0, upgrade.stderr)
-        XCTAssertTrue(upgrade.stdout.contains("applied version 2"), upgrade.stdout)
+        XCTAssertTrue(upgrade.stdout.contains("applied versions 2, 3"), upgrade.stdout)
         XCTAssertEqual(try bed.postgres.rows("SELECT agent, shipping_lag_seconds FROM agents"), [["web1", "0"]])
         XCTAssertEqual(try bed.postgres.rows("SELECT target, seq, coalesce(url, '-'), coalesce(served_spki, '-') FROM latest_results"),
                        [["api", "7", "-", "-"]])
+        // Version 3: a row written from now on names its transaction, whoever writes it (the hub reads only those).
+        XCTAssertEqual(try bed.postgres.rows("SELECT written IS NULL FROM latest_results"), [["t"]])
+        XCTAssertEqual(try bed.postgres.psql("UPDATE latest_results SET seq = 8").status, 0)
+        XCTAssertEqual(try bed.postgres.rows("SELECT written IS NOT NULL, written <= pg_current_xact_id() FROM latest_results"), [["t", "t"]])
     }
 
     func testPartitionsPastTheRetentionAreDroppedWhole() throws {
