@@ -1066,6 +1066,13 @@ YAML
       "${psql[@]}" -c "UPDATE agents SET last_seen = now() WHERE last_seen > now() - interval '10 minutes'" || exit
     done ) &
   local beats=$!
+  # The agents' results: each pair probed once a minute, as 500 × 100 targets at `interval: 60s` ship them
+  # (~833 latest results rewritten a second, through the same trigger as the agents' upserts).
+  ( tick=0; while sleep 1; do
+      "${psql[@]}" -c "UPDATE latest_results SET seq = seq + 1, time = now() WHERE abs(hashtext(agent || '/' || target)) % 60 = $((tick % 60))" || exit
+      tick=$((tick + 1))
+    done ) &
+  beats="$beats $!"
   "${psql[@]}" -c "UPDATE agents SET last_seen = now() WHERE last_seen > now() - interval '10 minutes'"
   "$bin/netvigil" fleet serve --config "$dir/hub.yml" > "$dir/hub.log" 2>&1 &
   hubpid="$! $beats"
