@@ -23,13 +23,9 @@ struct BucketParameters {
     /// Parses and validates; throws `FeedRequestError` (400) naming the first bad parameter.
     init(_ values: [String: [String]], defaultRange: Duration = .seconds(86_400), defaultBucket: Duration = .seconds(1_800),
          now: Timestamp = .now()) throws {
-        for name in values.keys.sorted() where !Self.names.contains(name) {
-            throw FeedRequestError("unknown parameter \"\(name.prefix(40))\" (expected range or bucket)")
-        }
+        let parameters = try QueryParameters(values, accepted: Self.names, once: Self.names, expected: "range or bucket")
         func duration(_ name: String, default value: Duration) throws -> (Duration, String) {
-            let given = values[name, default: []]
-            guard given.count <= 1 else { throw FeedRequestError("\(name): give it at most once") }
-            guard let text = given.first else { return (value, ConfigDuration.format(value)) }
+            guard let text = parameters[name] else { return (value, ConfigDuration.format(value)) }
             guard let parsed = ConfigDuration.parse(text), parsed > .zero else {
                 throw FeedRequestError("\(name): expected a duration like 30m, 24h or 7d, got \"\(text.prefix(40))\"")
             }

@@ -27,29 +27,11 @@ struct HistoryParameters {
         }
     }
 
-    /// The request's query parameters by name, in order.
-    static func values(of request: Request) -> [String: [String]] {
-        request.uri.queryParameters.reduce(into: [:]) { result, parameter in
-            result[String(parameter.key), default: []].append(String(parameter.value))
-        }
-    }
-
     /// Parses and validates; throws `FeedRequestError` (400) naming the first bad parameter.
     init(_ values: [String: [String]], route: Route, now: Timestamp = .now()) throws {
-        for name in values.keys.sorted() where !route.names.contains(name) {
-            throw FeedRequestError("unknown parameter \"\(name.prefix(40))\" (expected one of \(route.names.joined(separator: ", ")))")
-        }
-        for name in ["kind", "since", "until", "limit", "cursor", "format"] where values[name, default: []].count > 1 {
-            throw FeedRequestError("\(name): give it at most once")
-        }
-        let parameters = values.compactMapValues(\.first)
-        func time(_ name: String) throws -> Timestamp? {
-            guard let text = parameters[name] else { return nil }
-            guard let value = Timestamp.parse(String(text), now: now) else {
-                throw FeedRequestError("\(name): cannot parse time \"\(text)\" (use RFC 3339 like 2026-11-22T10:00:00Z, or -24h)")
-            }
-            return value
-        }
+        let parameters = try QueryParameters(values, accepted: route.names,
+                                             once: ["kind", "since", "until", "limit", "cursor", "format"])
+        func time(_ name: String) throws -> Timestamp? { try parameters.time(name, now: now) }
         let since = try time("since")
         let until = try time("until")
         if let since, let until, until <= since {

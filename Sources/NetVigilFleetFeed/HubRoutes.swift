@@ -36,13 +36,8 @@ enum HubRoutes {
             }
         }
         router.get("/v1/fleet/export") { request, context -> Response in
-            let query: FleetExportQuery
-            let format: FleetExportFormat
-            do {
-                (query, format) = try exportParameters(request)
-            } catch let error as ParameterError {
-                return try jsonResponse(ErrorBody(error: error.message), status: .badRequest)
-            }
+            // A bad parameter is a `FeedRequestError`: 400 with its one line, as on the agent's feed.
+            let (query, format) = try exportParameters(request)
             let logger = context.logger
             return Response(status: .ok, headers: [.contentType: format == .json ? "application/json" : "application/x-ndjson"],
                             body: ResponseBody { writer in
@@ -71,43 +66,24 @@ enum HubRoutes {
     /// A fleet export runs at most this long.
     static let exportTimeLimit = Duration.seconds(600)
 
-    struct ParameterError: Error {
-        var message: String
-    }
-
     /// `since`/`until` (RFC 3339 or relative like -24h; default the last 24 hours, at most 31 days), `agent`,
     /// `endpoint`, `format` (`ndjson`, the default, or `json`).
-    static func exportParameters(_ request: Request, now: Timestamp = .now()) throws(ParameterError) -> (FleetExportQuery, FleetExportFormat) {
-        let allowed = ["since", "until", "agent", "endpoint", "format"]
-        var values: [String: String] = [:]
-        for (name, value) in request.uri.queryParameters {
-            let name = String(name)
-            guard allowed.contains(name) else {
-                throw ParameterError(message: "unknown parameter \"\(name.prefix(40))\" (expected one of \(allowed.joined(separator: ", ")))")
-            }
-            guard values[name] == nil else { throw ParameterError(message: "\(name): give it at most once") }
-            values[name] = String(value)
-        }
-        func time(_ name: String) throws(ParameterError) -> Timestamp? {
-            guard let text = values[name] else { return nil }
-            guard let value = Timestamp.parse(text, now: now) else {
-                throw ParameterError(message: "\(name): cannot parse time \"\(text.prefix(40))\" (use RFC 3339 like 2026-11-22T10:00:00Z, or -24h)")
-            }
-            return value
-        }
-        let until = try time("until") ?? now
-        let since = try time("since") ?? until.adding(.seconds(-86_400))
-        guard since < until else { throw ParameterError(message: "until (\(until)) must be after since (\(since))") }
+    static func exportParameters(_ request: Request, now: Timestamp = .now()) throws(FeedRequestError) -> (FleetExportQuery, FleetExportFormat) {
+        let names = ["since", "until", "agent", "endpoint", "format"]
+        let parameters = try QueryParameters(request, accepted: names, once: names)
+        let until = try parameters.time("until", now: now) ?? now
+        let since = try parameters.time("since", now: now) ?? until.adding(.seconds(-86_400))
+        guard since < until else { throw FeedRequestError("until (\(until)) must be after since (\(since))") }
         guard until.milliseconds - since.milliseconds <= Int64(FleetExportQuery.maximumSpan.components.seconds) * 1000 else {
-            throw ParameterError(message: "at most 31 days per export (since \(since), until \(until)): export longer ranges in parts")
+            throw FeedRequestError("at most 31 days per export (since \(since), until \(until)): export longer ranges in parts")
         }
-        for name in ["agent", "endpoint"] where values[name]?.isEmpty == true {
-            throw ParameterError(message: "\(name): must not be empty")
+        for name in ["agent", "endpoint"] where parameters[name]?.isEmpty == true {
+            throw FeedRequestError("\(name): must not be empty")
         }
-        guard let format = FleetExportFormat(rawValue: values["format"] ?? "ndjson") else {
-            throw ParameterError(message: "format: expected ndjson or json")
+        guard let format = FleetExportFormat(rawValue: parameters["format"] ?? "ndjson") else {
+            throw FeedRequestError("format: expected ndjson or json")
         }
-        return (FleetExportQuery(since: since, until: until, agent: values["agent"], endpoint: values["endpoint"]), format)
+        return (FleetExportQuery(since: since, until: until, agent: parameters["agent"], endpoint: parameters["endpoint"]), format)
     }
 
     struct ErrorBody: Encodable {

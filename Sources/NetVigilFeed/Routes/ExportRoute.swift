@@ -6,7 +6,7 @@ extension FeedRoutes {
     /// A response runs at most `state.exportTimeLimit`; past it the body ends without its final chunk.
     static func addExport(to router: Router<BasicRequestContext>, state: FeedState) {
         router.get("/v1/export") { request, context -> Response in
-            let parameters = try HistoryParameters(HistoryParameters.values(of: request), route: .export)
+            let parameters = try HistoryParameters(QueryParameters.values(of: request), route: .export)
             let exporter = HistoryExporter(store: state.store, version: state.version,
                                            targetLabels: state.targets?.labelsByTarget ?? [:])
             let contentType = parameters.format == .json ? "application/json" : "application/x-ndjson"

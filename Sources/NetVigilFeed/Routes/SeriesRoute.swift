@@ -20,7 +20,7 @@ extension FeedRoutes {
             }
         }
         router.get("/v1/overview") { request, _ -> Response in
-            let parameters = try BucketParameters(HistoryParameters.values(of: request))
+            let parameters = try BucketParameters(QueryParameters.values(of: request))
             return try jsonResponse(try await overview(state: state, parameters: parameters))
         }
     }
@@ -39,7 +39,7 @@ extension FeedRoutes {
         load: (Store, String, Store.BucketWindow) async throws -> [Entry]
     ) async throws -> Response {
         let name = try context.parameters.require("name")
-        let parameters = try BucketParameters(HistoryParameters.values(of: request))
+        let parameters = try BucketParameters(QueryParameters.values(of: request))
         guard state.targets?.names.contains(name) == true else {
             throw FeedRequestError("no target named \"\(name)\"", status: .notFound)
         }
