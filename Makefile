@@ -36,12 +36,13 @@ APT_BUILD := libmnl-dev libssl-dev libsqlite3-dev pkg-config publicsuffix binuti
 # systemd-analyze, setpriv (util-linux), dpkg-deb, dpkg-shlibdeps and lintian for the package, gdb and binutils for the
 # split debug symbols, squid (the proxy tests), pip (for PIP_TEST), python3-cryptography (the webpki test chains),
 # PostgreSQL 15 and pgbouncer (the fleet tests: Tests/IntegrationTests/Fleet, transaction pooling in front of PostgreSQL),
+# socat (a network namespace reaches the host's nginx and PostgreSQL through their unix sockets: FleetHubTests),
 # and for the trust differential test
 # (Tests/TrustDifferential): Go (its chain generator and crypto/x509 validator), gnutls-cli (gnutls-bin), NSS's
 # certutil and tstclnt (libnss3-tools), easy-rsa, mkcert and cfssl (golang-cfssl) to make chains, and libfaketime.
 APT_TEST := openssl iproute2 nginx python3-jsonschema curl procps prometheus prometheus-alertmanager systemd util-linux \
 	dpkg dpkg-dev lintian chromium gdb binutils squid python3-pip python3-cryptography postfix dovecot-imapd dovecot-pop3d \
-	slapd ldap-utils postgresql pgbouncer nghttp2-server golang-go gnutls-bin libnss3-tools easy-rsa mkcert golang-cfssl faketime
+	slapd ldap-utils postgresql pgbouncer socat nghttp2-server golang-go gnutls-bin libnss3-tools easy-rsa mkcert golang-cfssl faketime
 # Test tools from PyPI: mitmproxy's mitmdump, the TLS-intercepting proxy of the proxy tests.
 PIP_TEST := mitmproxy
 # The trust differential test's pyca validator needs cryptography >= 42 (cryptography.x509.verification); Debian 12's

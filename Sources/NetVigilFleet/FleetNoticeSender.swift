@@ -9,7 +9,10 @@ import ServiceLifecycle
 
 /// Delivers the fleet's alert outbox (`fleet_alert_outbox`) to the hub's sinks: due rows are locked with
 /// `FOR UPDATE SKIP LOCKED`, delivered, and marked in the same transaction, so two hubs never take one row and a
-/// hub that dies mid-delivery leaves it to the other (at least once). Failures back off as the agent's do
+/// hub that dies mid-delivery leaves it to the other (at least once). A hub that hangs instead (a frozen process, a
+/// paused VM, a host gone from the network: its connection stays open) holds its rows no longer than
+/// `lockBound`: PostgreSQL ends a session idle in a transaction beyond it (`idle_in_transaction_session_timeout`,
+/// set for the delivery transaction only), which rolls back and releases them. Failures back off as the agent's do
 /// (`alerts.retry`), forever.
 public final class FleetNoticeSender: Service, Sendable {
     private let client: PostgresClient
@@ -56,6 +59,12 @@ public final class FleetNoticeSender: Service, Sendable {
         }
     }
 
+    /// How long a delivery transaction may stay idle (waiting for one sink) before PostgreSQL ends its session: the
+    /// longest sink timeout and 10 s more, so a delivery within its timeout is never cut.
+    static func lockBound(sinks: [AlertSink]) -> Duration {
+        (sinks.map(\.timeout).max() ?? .seconds(10)) + .seconds(10)
+    }
+
     /// Delivers one batch of due rows; returns how many it took.
     @discardableResult
     public func deliverDue() async throws -> Int {
@@ -63,7 +72,10 @@ public final class FleetNoticeSender: Service, Sendable {
         let sinks = Dictionary(settings.sinks.map { ($0.name, $0) }) { first, _ in first }
         let driver = FleetConnector.driverLogger(logger)
         let batchSize = self.batchSize
+        let lockBound = "\(Self.lockBound(sinks: settings.sinks).inMilliseconds)"
         return try await client.withTransaction(logger: driver) { connection in
+            try await connection.query("SELECT set_config('idle_in_transaction_session_timeout', \(lockBound), true)",
+                                       logger: driver)
             let rows = try await FleetHubDatabase.lockDueNotices(limit: batchSize, on: connection, logger: driver)
             for row in rows {
                 do throws(AlertDeliveryError) {

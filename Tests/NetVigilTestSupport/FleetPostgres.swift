@@ -62,6 +62,10 @@ public final class FleetPostgres {
     /// What the server logged since its last start.
     public var log: String { server?.log ?? "" }
 
+    /// The server's unix socket (in its socket directory, the cluster's scratch directory): `local` connections,
+    /// scram-sha-256 as every other (initdb's `--auth`), never TLS.
+    public var socketPath: String { directory.path(".s.PGSQL.\(port)") }
+
     /// `postgres://USER@localhost:PORT/fleet`.
     public func url(user: String = "postgres", host: String = "localhost", port: Int? = nil) -> String {
         "postgres://\(user)@\(host):\(port ?? self.port)/\(database)"

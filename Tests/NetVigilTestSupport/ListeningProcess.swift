@@ -1,15 +1,16 @@
 import Foundation
 
-/// A server for one test (squid, mitmproxy, ...): run in the foreground with its output in a log file, ready once
-/// its port listens on 127.0.0.1 (read from /proc, so no probe connection shows up in its logs), stopped
-/// with SIGTERM and, after a grace period, SIGKILL.
+/// A server for one test (squid, mitmproxy, socat, ...): run in the foreground with its output in a log file, ready
+/// once its port listens on its IPv4 address (127.0.0.1 unless told; read from /proc, so no probe connection shows up
+/// in its logs, and in the process's own network namespace), stopped with SIGTERM and, after a grace period, SIGKILL.
 public final class ListeningProcess {
     public let process = Process()
     /// stdout and stderr of the process.
     public let logPath: String
 
-    /// Starts `executable` and waits until `port` listens; throws with the end of the log when it does not.
-    public init(executable: String, arguments: [String], port: Int, logPath: String, timeout: TimeInterval = 30) throws {
+    /// Starts `executable` and waits until `host`:`port` listens; throws with the end of the log when it does not.
+    public init(executable: String, arguments: [String], port: Int, host: String = "127.0.0.1", logPath: String,
+                timeout: TimeInterval = 30) throws {
         self.logPath = logPath
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
@@ -21,10 +22,10 @@ public final class ListeningProcess {
         try process.run()
         try? output.close()
         let deadline = Date().addingTimeInterval(timeout)
-        while !Self.isListening(port: port, process: process.processIdentifier) {
+        while !Self.isListening(port: port, host: host, process: process.processIdentifier) {
             guard Date() < deadline, process.isRunning else {
                 stop()
-                throw ListeningProcessError(message: "\((executable as NSString).lastPathComponent) did not listen on 127.0.0.1:\(port): "
+                throw ListeningProcessError(message: "\((executable as NSString).lastPathComponent) did not listen on \(host):\(port): "
                                             + String(log().suffix(1_500)))
             }
             Thread.sleep(forTimeInterval: 0.05)
@@ -39,13 +40,14 @@ public final class ListeningProcess {
 
     deinit { stop() }
 
-    /// Whether a socket listens on 127.0.0.1:`port` (state 0A) in the network namespace of `process`, read from
-    /// /proc/PID/net/tcp to its end (`String(contentsOfFile:)` stops after 4 KiB of a /proc file: ~27 sockets).
-    public static func isListening(port: Int, process: Int32) -> Bool {
+    /// Whether a socket listens on `host`:`port` (an IPv4 literal; state 0A) in the network namespace of `process`,
+    /// read from /proc/PID/net/tcp to its end (`String(contentsOfFile:)` stops after 4 KiB of a /proc file: ~27 sockets).
+    public static func isListening(port: Int, host: String = "127.0.0.1", process: Int32) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: "/proc/\(process)/net/tcp") else { return false }
         defer { try? handle.close() }
         let table = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-        let local = "0100007F:" + String(format: "%04X", port)
+        // The table prints the address as the 32-bit value in host byte order, which is what inet_addr returns.
+        let local = String(format: "%08X:%04X", inet_addr(host), port)
         return table.split(separator: "\n").contains { line in
             let fields = line.split(separator: " ")
             return fields.count > 3 && fields[1] == local && fields[3] == "0A"

@@ -93,11 +93,16 @@ public enum ProcessRunner {
         while processes.contains(where: \.isRunning) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
     }
 
-    /// `curl` a URL: (HTTP status, body).
-    public static func curl(_ url: String, headers: [String] = []) throws -> (Int, String) {
+    /// `curl` a URL: (HTTP status, body). `namespace`: from inside that network namespace (`ip netns exec`).
+    public static func curl(_ url: String, headers: [String] = [], namespace: String? = nil) throws -> (Int, String) {
         var arguments = ["-s", "-m", "5", "-w", "\n%{http_code}", url]
         for header in headers { arguments += ["-H", header] }
-        let result = try run(arguments, executable: URL(fileURLWithPath: "/usr/bin/curl"), timeout: 10)
+        let result = if let namespace {
+            try run(["netns", "exec", namespace, "/usr/bin/curl"] + arguments, executable: URL(fileURLWithPath: "/usr/sbin/ip"),
+                    timeout: 10)
+        } else {
+            try run(arguments, executable: URL(fileURLWithPath: "/usr/bin/curl"), timeout: 10)
+        }
         var lines = result.stdout.components(separatedBy: "\n")
         let code = Int(lines.removeLast()) ?? 0
         return (code, lines.joined(separator: "\n"))

@@ -2,8 +2,9 @@ import Foundation
 import NetVigilTestSupport
 import XCTest
 
-/// A real HTTP receiver on 127.0.0.1 (python3's http.server): answers POSTs with the given statuses in turn (the last
-/// one repeats) and records every request's headers and body, one JSON line each.
+/// A real HTTP receiver on 127.0.0.1 (python3's http.server, a thread per request): answers POSTs with the given
+/// statuses in turn (the last one repeats) and records every request's headers and body, one JSON line each, as it
+/// arrives. Status 0 holds the request open and never answers (a receiver that hangs); the others are still served.
 final class WebhookReceiver {
     struct Request {
         var path: String
@@ -21,24 +22,30 @@ final class WebhookReceiver {
     }
 
     static let script = """
-        import http.server, json, sys
+        import http.server, json, sys, threading
         port, log, statuses = int(sys.argv[1]), sys.argv[2], [int(s) for s in sys.argv[3].split(',')]
         count = 0
+        lock = threading.Lock()
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
                 global count
                 body = self.rfile.read(int(self.headers.get('Content-Length', '0'))).decode()
-                status = statuses[min(count, len(statuses) - 1)]
-                count += 1
-                with open(log, 'a') as f:
-                    f.write(json.dumps({'path': self.path, 'headers': dict(self.headers), 'body': body, 'status': status}) + '\\n')
+                with lock:
+                    status = statuses[min(count, len(statuses) - 1)]
+                    count += 1
+                    with open(log, 'a') as f:
+                        f.write(json.dumps({'path': self.path, 'headers': dict(self.headers), 'body': body, 'status': status}) + '\\n')
+                if status == 0:
+                    threading.Event().wait()
+                    return
                 self.send_response(status)
                 self.send_header('Content-Length', '2')
                 self.end_headers()
                 self.wfile.write(b'ok')
             def log_message(self, *args):
                 pass
-        server = http.server.HTTPServer(('127.0.0.1', port), Handler)
+        server = http.server.ThreadingHTTPServer(('127.0.0.1', port), Handler)
+        server.daemon_threads = True
         print('ready', flush=True)
         server.serve_forever()
         """

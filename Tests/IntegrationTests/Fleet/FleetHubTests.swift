@@ -2,43 +2,50 @@ import Foundation
 import NetVigilTestSupport
 import XCTest
 
-/// The fleet view end to end: real agents (`netvigil run`) probe a real nginx, one of them through mitmproxy, and ship
-/// to a real PostgreSQL 15; two real hubs (`netvigil fleet serve`) evaluate the fleet and deliver its alerts to a
-/// webhook receiver and a real Alertmanager.
+/// The fleet view end to end: three real agents (`netvigil run`) probe a real nginx and ship to a real PostgreSQL 15;
+/// one of them (charlie, site nyc1) runs in a network namespace whose only path to nginx goes over a veth link through
+/// mitmproxy in an edge namespace (`InterceptedSite`), with no proxy in its configuration. Two real hubs
+/// (`netvigil fleet serve`) evaluate the fleet and deliver its alerts to a webhook receiver and a real Alertmanager.
 final class FleetHubTests: XCTestCase {
     private var bed: FleetTestBed!
     private var origin: NginxProcess?
-    private var mitmproxy: MitmproxyProcess?
     private var hubs: [HubUnderTest] = []
 
     override func tearDown() {
         for hub in hubs { hub.stop() }
-        mitmproxy?.stop()
         origin?.stop()
         bed?.tearDown()
     }
 
     /// One scenario, in the order an operator would meet it:
-    /// 1. The agent in site nyc1 goes through an intercepting proxy: the hubs report `path_interception` naming nyc1
-    ///    and mitmproxy as issuer; the endpoint is `partial` (one agent's failure), and nobody is paged for it.
-    /// 2. nginx stops: every agent sees the endpoint fail, and `endpoint_down` is raised once.
-    /// 3. An agent is killed: `agent_silent` within `silent_after`.
+    /// 1. The path of the agent in site nyc1 is intercepted (mitmproxy in reverse mode on the address it connects
+    ///    to): the hubs report `path_interception` naming nyc1 and mitmproxy as issuer; the endpoint is `partial`
+    ///    (one agent's failure), and nobody is paged for it.
+    /// 2. nyc1's link goes down, an outage of that agent alone: it knows (its path is NotReachable), keeps shipping
+    ///    its results as `skipped`, which the consensus leaves aside; the endpoint is not `down` and nobody is paged.
+    /// 3. nginx stops: every agent that can reach it sees the endpoint fail, and `endpoint_down` is raised once.
+    /// 4. An agent is killed: `agent_silent` within `silent_after`.
     /// Two hubs run the whole time: each notice reaches the webhook once and Alertmanager holds the alerts.
-    func testInterceptionDownAndSilenceEachDeliveredOnceFromTwoHubs() throws {
+    func testInterceptionOutageDownAndSilenceEachDeliveredOnceFromTwoHubs() throws {
         bed = try FleetTestBed()
         try bed.migrate()
         let directory = try TemporaryDirectory()
         let pki = try LoopbackPKI(in: directory, caName: "Origin CA", leaves: [("web", "/CN=localhost")],
                                   subjectAltName: "DNS:localhost,IP:127.0.0.1")
         let originPort = ProcessRunner.freePort()
+        // The origin also listens on a unix socket: the edge namespace reaches it there.
+        let originSocket = directory.path("origin.sock")
         origin = try NginxProcess(prefix: directory.path("nginx"), servers: """
-            server { listen 127.0.0.1:\(originPort) ssl; server_name localhost;
+            server { listen 127.0.0.1:\(originPort) ssl; listen unix:\(originSocket) ssl; server_name localhost;
                      ssl_certificate \(directory.path("web.pem")); ssl_certificate_key \(directory.path("web.key"));
                      location / { default_type text/plain; return 200 'origin'; } }
             """, ports: [originPort])
-        mitmproxy = try MitmproxyProcess(upstreamCA: directory.path("ca.pem"))
         let pin = try pki.pin(of: "web")
+        // One URL for every agent (the hub keys endpoints by it); nyc1 connects to the edge's address instead.
         let endpoint = "https://localhost:\(originPort)/"
+        let nyc1 = try InterceptedSite(for: self, originPort: originPort, originSocket: originSocket,
+                                       originCA: directory.path("ca.pem"), postgresPort: bed.postgres.port,
+                                       postgresSocket: bed.postgres.socketPath)
 
         // The first delivery fails (HTTP 500): retried from the outbox.
         let webhook = try WebhookReceiver(directory: directory, statuses: [500, 200])
@@ -49,16 +56,21 @@ final class FleetHubTests: XCTestCase {
             """
         }
 
-        // Three agents in three sites; nyc1's path to the endpoint goes through mitmproxy.
+        // Three agents in three sites. nyc1's agent runs in its namespace: no proxy configured, its path to the edge's
+        // address is intercepted; it ships over its own loopback (the bridge to PostgreSQL's unix socket: no TLS).
         let sites = ["alpha": "ams1", "bravo": "fra1", "charlie": "nyc1"]
         for (name, site) in sites.sorted(by: { $0.key < $1.key }) {
             let password = try bed.addAgent(name)
-            let proxy = site == "nyc1" ? ", proxy: \"\(mitmproxy!.url)\"" : ""
-            try bed.startAgent(name, fleet: bed.fleetBlock(name, passwordFile: password) + "\nlabels: { site: \(site) }", targetList: """
+            let intercepted = site == "nyc1"
+            let fleet = intercepted
+                ? bed.fleetBlock(name, passwordFile: password, port: bed.postgres.port, host: "127.0.0.1", tls: "{ mode: disable }")
+                : bed.fleetBlock(name, passwordFile: password)
+            let connectTo = intercepted ? ", connect_to: [\(InterceptedSite.edgeAddress)]" : ""
+            try bed.startAgent(name, fleet: fleet + "\nlabels: { site: \(site) }", targetList: """
                 targets:
-                  - { name: api-\(name), url: "\(endpoint)", interval: 1s, timeout: 3s\(proxy),
+                  - { name: api-\(name), url: "\(endpoint)", interval: 1s, timeout: 3s\(connectTo),
                       tls: { pinning: publicKey, pins: ["\(pin)"], ca: [\(directory.path("ca.pem"))] } }
-                """)
+                """, namespace: intercepted ? nyc1.site.name : nil)
         }
 
         let hubPassword = bed.scratch.path("hub.pass")
@@ -84,8 +96,8 @@ final class FleetHubTests: XCTestCase {
         }
         let hub = hubs[0]
 
-        // 1. Interception from one site.
-        try hub.waitUntil("the hub sees nyc1 intercepted", timeout: 60) {
+        // 1. Interception on one site's path.
+        try hub.waitUntil("the hub sees nyc1 intercepted", timeout: 60, context: { nyc1.logs }) {
             let keys = try hub.endpoint(endpoint)?["keys"] as? [[String: Any]] ?? []
             return keys.contains { $0["interception"] as? Bool == true }
         }
@@ -158,20 +170,41 @@ final class FleetHubTests: XCTestCase {
         XCTAssertFalse(webhook.requests.contains { $0.json?["kind"] as? String == "endpoint_down" },
                        "\(webhook.requests.map(\.body))")
 
-        // 2. The origin stops: down from 3 of 3.
+        // 2. An outage of nyc1 alone: its link goes down. Its agent sees its path NotReachable and records its probes
+        // as skipped (the machine is offline, not the endpoint); it keeps shipping through its loopback.
+        let shippedBefore = bed.centralCount("charlie")
+        try nyc1.setUplink(up: false)
+        try hub.waitUntil("charlie's latest result is skipped", timeout: 30) {
+            try hub.endpoint(endpoint)?["skipped"] as? [String] == ["charlie"]
+        }
+        try hub.waitUntil("charlie keeps shipping", timeout: 30) { self.bed.centralCount("charlie") >= shippedBefore + 5 }
+        let latest = try bed.postgres.rows("""
+            SELECT outcome, reachability_status, error_message FROM probe_results WHERE agent = 'charlie' ORDER BY seq DESC LIMIT 1
+            """)
+        XCTAssertEqual(latest.first?[0], "skipped", "\(latest)")
+        XCTAssertEqual(latest.first?[1], "NotReachable", "\(latest)")
+        // Skipped results are left aside: alpha and bravo are up, so the endpoint is up, and no page goes out.
+        let outage = try XCTUnwrap(try hub.endpoint(endpoint))
+        XCTAssertEqual(outage["verdict"] as? String, "up", "\(outage)")
+        XCTAssertEqual(outage["up"] as? [String], ["alpha", "bravo"], "\(outage)")
+        XCTAssertEqual(outage["down"] as? [String], [], "\(outage)")
+        let nyc1Agent = (try hub.status()["agents"] as? [[String: Any]])?.first { $0["agent"] as? String == "charlie" }
+        XCTAssertEqual(nyc1Agent?["state"] as? String, "ok", "charlie still reports: \(nyc1Agent ?? [:])")
+        Thread.sleep(forTimeInterval: 3)
+        XCTAssertFalse(webhook.requests.contains { $0.json?["kind"] as? String == "endpoint_down" },
+                       "\(webhook.requests.map(\.body))")
+
+        // 3. The origin stops: down from the 2 agents that can still reach it (nyc1's results are skipped).
         origin?.stop()
         try hub.waitUntil("the endpoint is down", timeout: 60) { try hub.endpoint(endpoint)?["verdict"] as? String == "down" }
         try hub.waitUntil("the webhook gets endpoint_down", timeout: 30) {
             webhook.requests.contains { $0.json?["kind"] as? String == "endpoint_down" && $0.json?["state"] as? String == "firing" }
         }
         let down = try XCTUnwrap(webhook.requests.first { $0.json?["kind"] as? String == "endpoint_down" }?.json)
-        // Raised as soon as 2 of 3 saw it fail: the sites of those two (or three).
-        let downSites = try XCTUnwrap(down["sites"] as? [String])
-        XCTAssertGreaterThanOrEqual(downSites.count, 2, "\(down)")
-        XCTAssertTrue(Set(downSites).isSubset(of: ["ams1", "fra1", "nyc1"]), "\(down)")
+        XCTAssertEqual(down["sites"] as? [String], ["ams1", "fra1"], "\(down)")
         XCTAssertEqual(down["severity"] as? String, "page")
 
-        // 3. An agent dies: silent after 6 s.
+        // 4. An agent dies: silent after 6 s.
         _ = bed.agents["bravo"]?.stop(signal: SIGKILL)
         try hub.waitUntil("bravo is reported silent", timeout: 30) {
             webhook.requests.contains { $0.json?["kind"] as? String == "agent_silent" && $0.json?["target"] as? String == "bravo" }

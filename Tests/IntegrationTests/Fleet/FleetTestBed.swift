@@ -54,10 +54,12 @@ final class FleetTestBed {
     }
 
     /// Starts agent `name` with `targets` targets probing every second (0: none, to let it only ship), or with
-    /// `targetList` (a `targets:` section of the test's own) instead.
+    /// `targetList` (a `targets:` section of the test's own) instead; inside network namespace `namespace` when given
+    /// (at its first start: a restart stays where it was).
     @discardableResult
-    func startAgent(_ name: String, fleet: String, targets: Int = 3, targetList: String? = nil) throws -> DaemonUnderTest {
-        let daemon = try agents[name] ?? DaemonUnderTest()
+    func startAgent(_ name: String, fleet: String, targets: Int = 3, targetList: String? = nil,
+                    namespace: String? = nil) throws -> DaemonUnderTest {
+        let daemon = try agents[name] ?? DaemonUnderTest(namespace: namespace)
         agents[name] = daemon
         let targetList = targetList
             ?? (targets == 0 ? "targets: []" : "targets:\n" + daemon.targets(targets, url: "http://127.0.0.1:\(deadPort)/"))

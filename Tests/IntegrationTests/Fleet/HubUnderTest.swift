@@ -56,8 +56,9 @@ final class HubUnderTest {
         process.waitUntilExit()
     }
 
-    func waitUntil(_ what: String, timeout: TimeInterval, file: StaticString = #filePath, line: UInt = #line,
-                   _ condition: () throws -> Bool) throws {
+    /// Polls `condition` every 250 ms; fails with the hub's log tail and `context` (other logs) after `timeout`.
+    func waitUntil(_ what: String, timeout: TimeInterval, context: () -> String = { "" }, file: StaticString = #filePath,
+                   line: UInt = #line, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let process, !process.isRunning { break }
@@ -65,7 +66,7 @@ final class HubUnderTest {
             Thread.sleep(forTimeInterval: 0.25)
         }
         if try condition() { return }
-        XCTFail("timed out waiting until \(what); hub log:\n\(log.suffix(3000))", file: file, line: line)
+        XCTFail("timed out waiting until \(what); hub log:\n\(log.suffix(3000))\n\(context())", file: file, line: line)
         throw HubTestError(message: "timed out waiting until \(what)")
     }
 

@@ -3,15 +3,18 @@ import NetVigilTestSupport
 import XCTest
 
 /// The real `netvigil run` for the resilience tests: its configuration, log, feed and process, plus the hostile
-/// clients (python3 scripts) they point at it.
+/// clients (python3 scripts) they point at it. With a `namespace`, the daemon runs inside that network namespace
+/// (`ip netns exec`, which execs it: the process is the daemon) and its feed is read from there.
 final class DaemonUnderTest {
     let directory: TemporaryDirectory
     let feedPort = ProcessRunner.freePort()
+    let namespace: String?
     private(set) var process: Process?
     private var helpers: [Process] = []
 
-    init() throws {
+    init(namespace: String? = nil) throws {
         directory = try TemporaryDirectory()
+        self.namespace = namespace
     }
 
     var logPath: String { directory.path("daemon.log") }
@@ -37,13 +40,14 @@ final class DaemonUnderTest {
         }.joined(separator: "\n")
     }
 
-    /// Writes the configuration and starts the daemon, optionally under a wrapper such as `prlimit`; waits for 200
-    /// from `/healthz`.
+    /// Writes the configuration and starts the daemon, optionally under a wrapper such as `prlimit` (inside the
+    /// namespace's `ip netns exec`, when it has one); waits for 200 from `/healthz`.
     func start(config: String, wrapper: [String] = []) throws {
         let path = try directory.write("netvigil.yml", config)
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let process = Process()
         let arguments = ["run", "--config", path]
+        let wrapper = (namespace.map { ["/usr/sbin/ip", "netns", "exec", $0] } ?? []) + wrapper
         if let tool = wrapper.first {
             process.executableURL = URL(fileURLWithPath: tool)
             process.arguments = Array(wrapper.dropFirst()) + [ProcessRunner.binary.path] + arguments
@@ -63,12 +67,12 @@ final class DaemonUnderTest {
 
     /// `/healthz`: status and body (status 0 when it did not answer within 5 s).
     func health() -> (status: Int, body: String) {
-        (try? ProcessRunner.curl("\(feed)/healthz")).map { ($0.0, $0.1) } ?? (0, "")
+        (try? ProcessRunner.curl("\(feed)/healthz", namespace: namespace)).map { ($0.0, $0.1) } ?? (0, "")
     }
 
     /// The sum of every sample of a metric whose labels contain `matching` (e.g. `outcome="ok"`).
     func metric(_ name: String, matching: String = "") -> Double {
-        guard let (status, body) = try? ProcessRunner.curl("\(feed)/metrics"), status == 200 else { return -1 }
+        guard let (status, body) = try? ProcessRunner.curl("\(feed)/metrics", namespace: namespace), status == 200 else { return -1 }
         return body.split(separator: "\n").reduce(0) { total, line in
             guard line.hasPrefix(name), !line.hasPrefix(name + "_"), matching.isEmpty || line.contains(matching),
                   let value = line.split(separator: " ").last.flatMap({ Double($0) }) else { return total }
