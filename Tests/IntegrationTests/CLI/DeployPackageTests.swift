@@ -6,8 +6,8 @@ import XCTest
 /// deploy/debian/build-deb.sh checked by lintian.
 ///
 /// The package test needs a release binary built with `--static-swift-stdlib` (`make release`, `make deb` or
-/// `make deb-check`; minutes on a 2-core machine), so it packages `.build/release/netvigil` when that exists and skips
-/// with that instruction otherwise (also when the release binary came from a plain `swift build -c release`). `make deb-check` runs the same package build and lintian from a fresh release build.
+/// `make deb-check`; minutes on a 2-core machine), so it packages `.build/rel/release/netvigil` (`make release`'s) when that exists and skips
+/// with that instruction otherwise (also when the release binary came from a plain `swift build -c release`). `make test` runs it after its release build, then `make deb-check`.
 final class DeployPackageTests: XCTestCase {
     private let root = SchemaValidator.repositoryRoot
     private let make = URL(fileURLWithPath: "/usr/bin/make")
@@ -105,7 +105,7 @@ final class DeployPackageTests: XCTestCase {
     }
 
     func testDebPackageIsLintianCleanAndRunsWithoutTheToolchain() throws {
-        let release = root.appendingPathComponent(".build/release/netvigil").path
+        let release = root.appendingPathComponent(".build/rel/release/netvigil").path
         guard FileManager.default.isExecutableFile(atPath: release) else {
             throw XCTSkip("no release binary: run `make deb-check` (or `make release`) first; it builds one with --static-swift-stdlib")
         }
