@@ -928,8 +928,8 @@ start_fleet_postgres() {
 }
 
 # Simulated fleets through the real shipper (issue #53): FLEET_AGENTS (default "500 2000", one run each, side by side in
-# one invocation) agents × FLEET_TARGETS (100) results every FLEET_INTERVAL (60 s) for FLEET_SECONDS (600), each agent a
-# local store and a FleetShipper in the FleetBenchmarks process, shipping through pgbouncer (transaction pooling) into
+# one invocation) agents × FLEET_TARGETS (100) results every FLEET_INTERVAL (60 s) for FLEET_SECONDS (600), started over
+# FLEET_STAGGER seconds (0: all at once), each agent a local store and a FleetShipper in the FleetBenchmarks process, shipping through pgbouncer (transaction pooling) into
 # one PostgreSQL 15 made here (initdb, scram-sha-256). Prints shipping lag p99, rows lost and duplicated, and
 # PostgreSQL's CPU and disk per million results. pgbouncer pools per (database, user) and every agent is its own
 # role, so each agent's pool is tiny and idle server connections close after 2 s, under max_db_connections (200, below
@@ -990,7 +990,7 @@ INI
     disk_before=$(du -sb "$dir/data" | cut -f1)
     "$fbin/FleetBenchmarks" run --admin "postgres://postgres@127.0.0.1:$pgport/$db" --ship "postgres://127.0.0.1:$bport/$db" \
       --agents "$agents" --targets "${FLEET_TARGETS:-100}" --interval "${FLEET_INTERVAL:-60}" --seconds "${FLEET_SECONDS:-600}" \
-      --dir "$run"
+      --stagger "${FLEET_STAGGER:-0}" --dir "$run"
     rows=$("$pgbin/psql" -qXAt -h 127.0.0.1 -p "$pgport" -U postgres -d "$db" -c "SELECT count(*) FROM probe_results")
     python3 - "$(( $(pg_ticks) - ticks_before ))" "$(getconf CLK_TCK)" "$(( $(du -sb "$dir/data" | cut -f1) - disk_before ))" "$rows" <<'PY'
 import sys

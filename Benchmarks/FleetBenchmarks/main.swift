@@ -13,7 +13,9 @@ import Synchronization
 //
 //   FleetBenchmarks provision --admin URL --agents N --dir DIR     roles agent-0…, passwords DIR/agent-N.pass,
 //                                                                  DIR/userlist.txt for pgbouncer (PGPASSWORD: admin)
-//   FleetBenchmarks run --admin URL --ship URL --agents N --targets T --interval S --seconds D --dir DIR
+//   FleetBenchmarks run --admin URL --ship URL --agents N --targets T --interval S --seconds D [--stagger S] --dir DIR
+//                                                                  --stagger: agents start over S seconds, as a fleet
+//                                                                  rolled out or rebooted over time does (default 0)
 
 func option(_ name: String, _ fallback: String? = nil) -> String {
     let arguments = CommandLine.arguments
@@ -50,6 +52,7 @@ let ship = try PostgresURL(parsing: option("ship"))
 let targets = Int(option("targets", "100"))!
 let interval = Double(option("interval", "60"))!
 let seconds = Double(option("seconds", "600"))!
+let stagger = Double(option("stagger", "0"))!
 
 /// A shipper's logger at warning: a fleet of info lines would drown the figures.
 func quiet(_ label: String) -> Logger {
@@ -103,12 +106,18 @@ let started = Date()
 let cpuStart = cpuSeconds()
 let lagSamples = Mutex<[Double]>([])
 try await withThrowingTaskGroup(of: Void.self) { group in
-    for agent in agentList { group.addTask { try await agent.shipper.run() } }
+    for (index, agent) in agentList.enumerated() {
+        group.addTask {
+            try await Task.sleep(for: .seconds(stagger * Double(index) / Double(agents)))
+            try await agent.shipper.run()
+        }
+    }
     try await withThrowingTaskGroup(of: Void.self) { producers in
         for (index, agent) in agentList.enumerated() {
             producers.addTask {
-                // Each agent's rounds at its own phase of the interval, as a real fleet's schedules are spread.
-                try await Task.sleep(for: .seconds(interval * Double(index) / Double(agents)))
+                // Each agent's rounds at its own phase of the interval, as a real fleet's schedules are spread, from
+                // its start on.
+                try await Task.sleep(for: .seconds((stagger + interval) * Double(index) / Double(agents)))
                 var number = 0
                 while Date().timeIntervalSince(started) < seconds {
                     try await agent.store.write(round(index, number))
@@ -159,7 +168,7 @@ for agent in agentList {
 }
 let sorted = lagSamples.withLock { $0 }.sorted()
 let p99 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
-print(String(format: "fleet: %d agents × %d targets every %.0f s for %.0f s: %d rows (%.0f rows/s), shipping lag p99 %.1f s, max %.1f s, "
+print(String(format: "fleet: %d agents (started over %.0f s) × %d targets every %.0f s for %.0f s: %d rows (%.0f rows/s), shipping lag p99 %.1f s, max %.1f s, "
              + "lost %d, duplicated %d; shipper process CPU %.1f s (%.1f s per million rows)",
-             agents, targets, interval, seconds, local, Double(local) / seconds, p99, sorted.last ?? 0, lost, duplicated, cpu,
+             agents, stagger, targets, interval, seconds, local, Double(local) / seconds, p99, sorted.last ?? 0, lost, duplicated, cpu,
              local == 0 ? 0 : cpu / Double(local) * 1e6))

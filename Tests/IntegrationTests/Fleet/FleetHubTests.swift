@@ -21,8 +21,10 @@ final class FleetHubTests: XCTestCase {
     /// 1. The path of the agent in site nyc1 is intercepted (mitmproxy in reverse mode on the address it connects
     ///    to): the hubs report `path_interception` naming nyc1 and mitmproxy as issuer; the endpoint is `partial`
     ///    (one agent's failure), and nobody is paged for it.
-    /// 2. nyc1's link goes down, an outage of that agent alone: it knows (its path is NotReachable), keeps shipping
-    ///    its results as `skipped`, which the consensus leaves aside; the endpoint is not `down` and nobody is paged.
+    /// 2. Outages of nyc1 alone. The edge's middlebox stops (beyond nyc1's link, so its agent cannot tell): its
+    ///    connections are refused, the endpoint is `partial`, nobody is paged. Then nyc1's link goes down: its agent
+    ///    knows (its path is NotReachable), keeps shipping its results as `skipped`, which the consensus leaves aside;
+    ///    the endpoint is up from the others and nobody is paged.
     /// 3. nginx stops: every agent that can reach it sees the endpoint fail, and `endpoint_down` is raised once.
     /// 4. An agent is killed: `agent_silent` within `silent_after`.
     /// Two hubs run the whole time: each notice reaches the webhook once and Alertmanager holds the alerts.
@@ -170,8 +172,27 @@ final class FleetHubTests: XCTestCase {
         XCTAssertFalse(webhook.requests.contains { $0.json?["kind"] as? String == "endpoint_down" },
                        "\(webhook.requests.map(\.body))")
 
-        // 2. An outage of nyc1 alone: its link goes down. Its agent sees its path NotReachable and records its probes
-        // as skipped (the machine is offline, not the endpoint); it keeps shipping through its loopback.
+        // 2. An outage beyond nyc1's own link, which its agent cannot see: the edge's middlebox stops, so connections
+        // to it are refused. charlie alone fails: the endpoint is `partial`, and nobody is paged.
+        nyc1.mitmproxy.stop()
+        try hub.waitUntil("charlie fails alone, served no key", timeout: 30) {
+            guard let status = try hub.endpoint(endpoint) else { return false }
+            return status["verdict"] as? String == "partial" && (status["keys"] as? [Any])?.count == 1
+        }
+        let beyondTheLink = try XCTUnwrap(try hub.endpoint(endpoint))
+        XCTAssertEqual(beyondTheLink["down"] as? [String], ["charlie"], "\(beyondTheLink)")
+        XCTAssertEqual(beyondTheLink["up"] as? [String], ["alpha", "bravo"], "\(beyondTheLink)")
+        let (_, refusedText) = try ProcessRunner.curl("\(hub.feed)/v1/fleet/endpoint?endpoint=\(encoded)")
+        let refusedDetail = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(refusedText.utf8)) as? [String: Any])
+        let charlieResult = (refusedDetail["results"] as? [[String: Any]])?.first { $0["agent"] as? String == "charlie" }
+        XCTAssertEqual(charlieResult?["error_kind"] as? String, "connectRefused", "\(refusedDetail)")
+        Thread.sleep(forTimeInterval: 3)
+        XCTAssertFalse(webhook.requests.contains { $0.json?["kind"] as? String == "endpoint_down" },
+                       "\(webhook.requests.map(\.body))")
+
+        // 2b. An outage of nyc1 alone that its agent does see: its link goes down. Its agent sees its path NotReachable
+        // and records its probes as skipped (the machine is offline, not the endpoint); it keeps shipping through its
+        // loopback.
         let shippedBefore = bed.centralCount("charlie")
         try nyc1.setUplink(up: false)
         try hub.waitUntil("charlie's latest result is skipped", timeout: 30) {
