@@ -45,20 +45,8 @@ final class FleetHubCrashTests: XCTestCase {
         let password = try bed.addAgent("alpha")
         try bed.startAgent("alpha", fleet: bed.fleetBlock("alpha", passwordFile: password) + "\nlabels: { site: ams1 }", targets: 1)
 
-        let hubPassword = bed.scratch.path("hub.pass")
-        let added = try bed.fleet(["add-hub", "hub", "--password-file", hubPassword])
-        XCTAssertEqual(added.status, 0, added.stderr, file: file, line: line)
-        let hubConfig = """
-            fleet:
-              postgres: postgres://hub@localhost:\(bed.postgres.port)/\(bed.postgres.database)
-              password_file: \(hubPassword)
-              tls: { mode: verify-full, ca: \(bed.pki.directory.path("ca.pem")) }
-              evaluate_every: 1s
-            alerts:
-              retry: { initial: 100ms, max: 1s }
-              sinks:
-                - { name: hook, webhook: { url: "\(webhook.url)", timeout: \(webhookTimeout) } }
-            """
+        let hubConfig = try bed.hubConfiguration(
+            sinks: ["{ name: hook, webhook: { url: \"\(webhook.url)\", timeout: \(webhookTimeout) } }"], file: file, line: line)
         let hubA = try HubUnderTest()
         hubs.append(hubA)
         try hubA.start(config: hubConfig)

@@ -75,22 +75,10 @@ final class FleetHubTests: XCTestCase {
                 """, namespace: intercepted ? nyc1.site.name : nil)
         }
 
-        let hubPassword = bed.scratch.path("hub.pass")
-        let added = try bed.fleet(["add-hub", "hub", "--password-file", hubPassword])
-        XCTAssertEqual(added.status, 0, added.stderr)
-        let hubConfig = """
-            fleet:
-              postgres: postgres://hub@localhost:\(bed.postgres.port)/\(bed.postgres.database)
-              password_file: \(hubPassword)
-              tls: { mode: verify-full, ca: \(bed.pki.directory.path("ca.pem")) }
-              evaluate_every: 1s
-              consensus: { down_when: 2 of 3, silent_after: 6s }
-            alerts:
-              retry: { initial: 100ms, max: 1s }
-              sinks:
-                - { name: hook, webhook: { url: "\(webhook.url)" } }
-                - { name: am, alertmanager: { url: "\(alertmanager.url)" } }
-            """
+        let hubConfig = try bed.hubConfiguration(consensus: "down_when: 2 of 3, silent_after: 6s", sinks: [
+            "{ name: hook, webhook: { url: \"\(webhook.url)\" } }",
+            "{ name: am, alertmanager: { url: \"\(alertmanager.url)\" } }",
+        ])
         for _ in 0..<2 {
             let hub = try HubUnderTest()
             try hub.start(config: hubConfig)

@@ -123,20 +123,12 @@ final class FleetPageBrowserTests: XCTestCase {
         let bed = try FleetTestBed()
         self.bed = bed
         try bed.migrate()
-        let password = bed.scratch.path("hub.pass")
-        let added = try bed.fleet(["add-hub", "hub", "--password-file", password])
-        XCTAssertEqual(added.status, 0, added.stderr)
+        // The seeded heartbeats stay fresh for the whole test.
+        let config = try bed.hubConfiguration(consensus: "silent_after: 30m")
         try seedFleet(bed.postgres)
         let hub = try HubUnderTest()
         self.hub = hub
-        try hub.start(config: """
-            fleet:
-              postgres: postgres://hub@localhost:\(bed.postgres.port)/\(bed.postgres.database)
-              password_file: \(password)
-              tls: { mode: verify-full, ca: \(bed.pki.directory.path("ca.pem")) }
-              evaluate_every: 1s
-              consensus: { silent_after: 30m }   # the seeded heartbeats stay fresh for the whole test
-            """)
+        try hub.start(config: config)
         return hub
     }
 

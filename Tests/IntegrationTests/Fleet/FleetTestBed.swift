@@ -41,6 +41,30 @@ final class FleetTestBed {
         return path
     }
 
+    /// Adds the hub role `hub` (`netvigil fleet add-hub`) and returns a hub configuration for it: this database over
+    /// TLS, an evaluation every second, retries from 100 ms, `consensus` (the body of its flow mapping) when given,
+    /// and `sinks` (one flow mapping each; none: no `alerts:`).
+    func hubConfiguration(consensus: String? = nil, sinks: [String] = [], file: StaticString = #filePath,
+                          line: UInt = #line) throws -> String {
+        let password = scratch.path("hub.pass")
+        let added = try fleet(["add-hub", "hub", "--password-file", password])
+        XCTAssertEqual(added.status, 0, added.stderr, file: file, line: line)
+        let alerts = sinks.isEmpty ? "" : """
+
+            alerts:
+              retry: { initial: 100ms, max: 1s }
+              sinks:
+            \(sinks.map { "    - \($0)" }.joined(separator: "\n"))
+            """
+        return """
+            fleet:
+              postgres: postgres://hub@localhost:\(postgres.port)/\(postgres.database)
+              password_file: \(password)
+              tls: { mode: verify-full, ca: \(pki.directory.path("ca.pem")) }
+              evaluate_every: 1s\(consensus.map { "\n  consensus: { \($0) }" } ?? "")
+            """ + alerts
+    }
+
     /// The `fleet:` block of agent `name`: TLS verify-full against the test CA unless `fleetYAML` replaces it.
     func fleetBlock(_ name: String, passwordFile: String, port: Int? = nil, host: String = "localhost",
                     tls: String? = nil) -> String {
