@@ -1,5 +1,6 @@
 import Logging
 import NetVigilAgent
+import NetVigilConcurrency
 import NetVigilStore
 import PostgresNIO
 import Synchronization
@@ -36,6 +37,7 @@ public final class FleetHubState: Sendable {
     private let client: PostgresClient?
     private let logger: Logger
     private let cache = Mutex<Cache?>(nil)
+    private let readTurn = AsyncSemaphore(value: 1)
     private let counters = Mutex(Counters())
 
     /// - Parameter client: the pool the status is read through; nil serves only what ``publish(_:of:took:)`` gave (tests).
@@ -59,7 +61,16 @@ public final class FleetHubState: Sendable {
     /// The newest snapshot and its report if under a second old (the evaluator's or a route's), else read now and
     /// kept for the next second: the status, endpoint and export routes share it.
     private func read(_ client: PostgresClient) async throws -> (snapshot: FleetSnapshot, report: FleetStatusReport) {
-        if let cached = cache.withLock({ $0 }), .now - cached.readAt < .seconds(1) { return (cached.snapshot, cached.report) }
+        func fresh() -> (snapshot: FleetSnapshot, report: FleetStatusReport)? {
+            guard let cached = cache.withLock({ $0 }), .now - cached.readAt < .seconds(1) else { return nil }
+            return (cached.snapshot, cached.report)
+        }
+        if let cached = fresh() { return cached }
+        // Requests that find the cache stale at once wait for one read and share it, instead of each reading and
+        // deciding in turn (several people opening the page, a page's own parallel requests).
+        try await readTurn.acquire()
+        defer { readTurn.release() }
+        if let cached = fresh() { return cached }
         let logger = FleetConnector.driverLogger(self.logger)
         let snapshot = try await client.withConnection { connection in
             try await mirror.refresh(on: connection, allowFullRead: false, logger: logger)
